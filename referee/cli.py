@@ -1,0 +1,140 @@
+"""The command line: ``referee clauses``, ``referee explain``, ``referee spec check``.
+
+Exit codes: 0 clean or legal, 1 illegal play found, 2 bad input or usage. A
+user never sees a traceback: bad input is a located message, and anything
+unforeseen is reported as an internal error in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from referee import __version__
+from referee.errors import RefereeError
+from referee.explain import clauses_table, explain, render_explanation, render_table
+from referee.spec import Spec, load_spec
+
+EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # argparse's own exit code is 2 too; keep the wording
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_BAD_INPUT, f"referee: error: {message}\n")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--spec", type=Path, metavar="DIR", help="the game's spec directory (default: the bundled one)"
+    )
+    p.add_argument(
+        "--data",
+        type=Path,
+        metavar="DIR",
+        help="component files (map.yaml, cards.yaml, blocks.yaml) replacing the spec's own",
+    )
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="referee",
+        description="A rules referee for Sekigahara: every verdict cites the rule it rests on.",
+    )
+    parser.add_argument("--version", action="version", version=f"referee {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("clauses", help="list every clause of the rulebook")
+    _common(p)
+    p.set_defaults(run=cmd_clauses)
+
+    p = sub.add_parser("explain", help="explain one clause, label or definition")
+    p.add_argument("topic", help="a clause number (7.3.1), a label (7.3.1/no-pickup) or a name")
+    _common(p)
+    p.set_defaults(run=cmd_explain)
+
+    p = sub.add_parser("spec", help="work on the spec itself")
+    spec_sub = p.add_subparsers(dest="spec_command", metavar="ACTION", parser_class=_Parser)
+    c = spec_sub.add_parser("check", help="parse and check every clause, overlay and data file")
+    _common(c)
+    c.set_defaults(run=cmd_spec_check)
+    return parser
+
+
+def _load(args: argparse.Namespace) -> Spec:
+    return load_spec(args.spec, args.data)
+
+
+def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
+    if args.format == "json":
+        print(json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False))
+    else:
+        print(text)
+
+
+def cmd_clauses(args: argparse.Namespace) -> int:
+    rows = clauses_table(_load(args))
+    _emit(args, rows, render_table(rows))
+    return EXIT_OK
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    x = explain(_load(args), args.topic)
+    _emit(args, x, render_explanation(x))
+    return EXIT_OK
+
+
+def cmd_spec_check(args: argparse.Namespace) -> int:
+    spec = _load(args)
+    counts: dict[str, int] = {}
+    for c in spec.sym.clauses.values():
+        for d in c.decls:
+            counts[d.kind] = counts.get(d.kind, 0) + 1
+    data = {
+        "ok": True,
+        "game": spec.game.name if spec.game else "",
+        "files": len(spec.modules),
+        "clauses": len(spec.sym.clauses),
+        "declarations": dict(sorted(counts.items())),
+        "overlays": len(spec.sym.overlays),
+        "components": {k: len(v) for k, v in spec.components.collections.items()},
+    }
+    decls = ", ".join(f"{n} {k}" for k, n in data["declarations"].items())  # type: ignore[union-attr]
+    comps = ", ".join(f"{n} {k}" for k, n in data["components"].items())  # type: ignore[union-attr]
+    text = (
+        f"spec OK: {data['files']} files, {data['clauses']} clauses ({decls}), "
+        f"{data['overlays']} overlays\ncomponents OK: {comps}"
+    )
+    _emit(args, data, text)
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
+    if run is None:
+        parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        return run(args)
+    except RefereeError as err:
+        if getattr(args, "format", "text") == "json":
+            problems = [p.as_json() for p in err.problems]
+            print(json.dumps({"ok": False, "errors": problems}, indent=2, ensure_ascii=False))
+        else:
+            print(err.render(), file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("referee: interrupted", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as err:  # noqa: BLE001 - a bug must still not show a traceback
+        print(f"referee: internal error ({type(err).__name__}: {err}); please report it", file=sys.stderr)
+        return EXIT_BAD_INPUT

@@ -1,0 +1,1 @@
+"""Reading data: YAML and JSON with source positions, validated by JSON Schema."""

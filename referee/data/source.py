@@ -1,0 +1,151 @@
+"""Load YAML or JSON safely, keeping the line and column of every value.
+
+Nothing in a file is executed or turned into an object other than plain data.
+Each value's position is kept in a map from its path (a tuple of keys and
+indexes) to a Span, so that a schema error can point at the bad field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.constructor import ConstructorError, SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from referee.errors import Problem, RefereeError, Span
+
+Path_ = tuple[str | int, ...]
+
+MAX_BYTES = 8 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_NODES = 2_000_000
+
+
+@dataclass
+class Document:
+    """A loaded file: its data, its text and where each value sits."""
+
+    file: str
+    text: str
+    data: Any
+    marks: dict[Path_, Span] = field(default_factory=dict)
+
+    def span(self, path: Path_) -> Span:
+        """The span of the value at ``path``, or of its nearest ancestor that has one."""
+        p = tuple(path)
+        while p not in self.marks and p:
+            p = p[:-1]
+        return self.marks.get(p, Span(self.file, 1, 1))
+
+
+def show_path(path: Path_) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def _span(file: str, node: Node) -> Span:
+    m = node.start_mark
+    return Span(file, m.line + 1, m.column + 1, start=m.index)
+
+
+def load_document(path: str | Path, max_bytes: int = MAX_BYTES) -> Document:
+    """Read and parse one YAML or JSON file; every failure is a located RefereeError."""
+    file = str(path)
+    try:
+        size = Path(path).stat().st_size
+        if size > max_bytes:
+            raise RefereeError(
+                [
+                    Problem(
+                        Span(file, 1, 1),
+                        f"file is {size:,} bytes; the limit is {max_bytes:,}",
+                    )
+                ]
+            )
+        raw = Path(path).read_bytes()
+    except OSError as err:
+        raise RefereeError([Problem(Span(file, 0, 0), f"cannot read file: {err.strerror}")]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise RefereeError(
+            [Problem(Span(file, 1, 1), f"not UTF-8 text (bad byte at offset {err.start})")]
+        ) from None
+    return parse_document(text, file)
+
+
+def parse_document(text: str, file: str) -> Document:
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
+        what = err.problem or err.context or "malformed YAML"
+        raise RefereeError([Problem(span, f"malformed YAML or JSON: {what}")], {file: text}) from None
+    except yaml.YAMLError as err:
+        raise RefereeError([Problem(Span(file, 1, 1), f"malformed YAML or JSON: {err}")]) from None
+    doc = Document(file, text, None)
+    if node is None:
+        return doc
+    builder = _Builder(file, doc.marks)
+    try:
+        doc.data = builder.build(node, (), 0)
+    except RefereeError as err:
+        err.sources[file] = text
+        raise
+    return doc
+
+
+class _Builder:
+    """Node tree to plain data. Refuses aliases, deep nesting and oversized documents."""
+
+    def __init__(self, file: str, marks: dict[Path_, Span]) -> None:
+        self.file = file
+        self.marks = marks
+        self.nodes = 0
+        self.scalars = SafeConstructor()
+        self.seen: set[int] = set()
+
+    def problem(self, node: Node, message: str) -> RefereeError:
+        return RefereeError([Problem(_span(self.file, node), message)])
+
+    def build(self, node: Node, path: Path_, depth: int) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise self.problem(node, f"document has more than {MAX_NODES:,} values")
+        if depth > MAX_DEPTH:
+            raise self.problem(node, f"nesting deeper than {MAX_DEPTH} levels")
+        self.marks[path] = _span(self.file, node)
+        if not isinstance(node, ScalarNode):
+            if id(node) in self.seen:
+                raise self.problem(node, "aliases (&anchor / *alias) are not allowed")
+            self.seen.add(id(node))
+        if isinstance(node, ScalarNode):
+            try:
+                value = self.scalars.construct_object(node)
+            except ConstructorError as err:
+                raise self.problem(node, f"bad value: {err.problem}") from None
+            if not isinstance(value, (str, int, float, bool, type(None))):
+                # dates and binary become text: a record holds plain data only
+                return node.value
+            return value
+        if isinstance(node, SequenceNode):
+            return [self.build(n, path + (i,), depth + 1) for i, n in enumerate(node.value)]
+        if isinstance(node, MappingNode):
+            out: dict[str, Any] = {}
+            for knode, vnode in node.value:
+                if not isinstance(knode, ScalarNode):
+                    raise self.problem(knode, "a key must be a plain name, not a list or mapping")
+                if knode.tag == "tag:yaml.org,2002:merge":
+                    raise self.problem(knode, "merge keys (<<) are not allowed")
+                key = str(knode.value)
+                if key in out:
+                    raise self.problem(knode, f"duplicate key '{key}'")
+                out[key] = self.build(vnode, path + (key,), depth + 1)
+            return out
+        raise self.problem(node, "unsupported YAML node")

@@ -1,0 +1,440 @@
+"""The typed syntax tree of the rules language.
+
+Every node carries its source span, so that the checker, the explainer and the
+prover can all point back at the text a rule was written in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from referee.errors import NOWHERE, Span
+
+# ---------------------------------------------------------------- types
+
+
+@dataclass(frozen=True)
+class TypeRef:
+    """A type as written: a name (int, bool, text, an enum or a record) or a collection."""
+
+    name: str
+    arg: "TypeRef | None" = None  # element type for list / set
+    span: Span = field(default=NOWHERE, compare=False)
+
+    def __str__(self) -> str:
+        return f"{self.name} of {self.arg}" if self.arg else self.name
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass
+class Expr:
+    span: Span = field(default=NOWHERE, kw_only=True)
+
+
+@dataclass
+class IntLit(Expr):
+    value: int
+
+
+@dataclass
+class StrLit(Expr):
+    value: str
+
+
+@dataclass
+class BoolLit(Expr):
+    value: bool
+
+
+@dataclass
+class Name(Expr):
+    id: str
+
+
+@dataclass
+class Field(Expr):
+    obj: Expr
+    name: str
+
+
+@dataclass
+class Call(Expr):
+    func: Expr
+    args: list[Expr]
+
+
+@dataclass
+class Index(Expr):
+    obj: Expr
+    index: Expr
+
+
+@dataclass
+class ListLit(Expr):
+    items: list[Expr]
+
+
+@dataclass
+class BinOp(Expr):
+    """Arithmetic (+ - * // %), comparison (== != < <= > >=), and, or, in."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass
+class Not(Expr):
+    operand: Expr
+
+
+@dataclass
+class Neg(Expr):
+    operand: Expr
+
+
+@dataclass
+class Range(Expr):
+    """``lo..hi``, both ends included."""
+
+    lo: Expr
+    hi: Expr
+
+
+@dataclass
+class If(Expr):
+    cond: Expr
+    then: Expr
+    orelse: Expr
+
+
+@dataclass
+class Let(Expr):
+    name: str
+    value: Expr
+    body: Expr
+
+
+@dataclass
+class Binder:
+    name: str
+    type: TypeRef | None
+    domain: Expr
+    span: Span = NOWHERE
+
+
+@dataclass
+class Quant(Expr):
+    kind: str  # "forall" | "exists"
+    binders: list[Binder]
+    body: Expr
+
+
+@dataclass
+class Count(Expr):
+    var: str
+    domain: Expr
+    where: Expr | None
+
+
+@dataclass
+class Sum(Expr):
+    value: Expr
+    var: str
+    domain: Expr
+    where: Expr | None
+
+
+# ---------------------------------------------------------------- statements
+
+
+@dataclass
+class Stmt:
+    span: Span = field(default=NOWHERE, kw_only=True)
+
+
+@dataclass
+class SetStmt(Stmt):
+    target: Expr
+    op: str  # "=" | "+=" | "-="
+    value: Expr
+
+
+@dataclass
+class DoStmt(Stmt):
+    name: str
+    args: list[Expr]
+
+
+@dataclass
+class IfStmt(Stmt):
+    cond: Expr
+    then: list[Stmt]
+    orelse: list[Stmt]
+
+
+@dataclass
+class ForStmt(Stmt):
+    var: str
+    domain: Expr
+    body: list[Stmt]
+
+
+@dataclass
+class LetStmt(Stmt):
+    name: str
+    value: Expr
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@dataclass
+class Param:
+    name: str
+    type: TypeRef
+    span: Span = NOWHERE
+
+
+@dataclass
+class Decl:
+    """Something a clause declares. ``clause`` is filled in when the clause is built."""
+
+    name: str
+    span: Span = field(default=NOWHERE, kw_only=True)
+    clause: str = field(default="", kw_only=True)
+
+    kind = "declaration"
+
+
+@dataclass
+class EnumDecl(Decl):
+    values: list[str]
+    from_data: str = ""  # collection whose names are the values
+
+    kind = "enum"
+
+
+@dataclass
+class RecordDecl(Decl):
+    fields: list[Param]
+
+    kind = "record"
+
+
+@dataclass
+class ConstDecl(Decl):
+    type: TypeRef
+    value: Expr
+
+    kind = "const"
+
+
+@dataclass
+class TableRow:
+    """A key (an int, a range lo..hi, lo+ meaning lo and above, an enum literal, a bool)."""
+
+    key_kind: str  # "int" | "range" | "from" | "enum" | "bool"
+    key: tuple[object, ...]
+    value: Expr
+    span: Span = NOWHERE
+
+
+@dataclass
+class TableDecl(Decl):
+    param: Param
+    type: TypeRef
+    rows: list[TableRow]
+
+    kind = "table"
+
+
+@dataclass
+class Define(Decl):
+    params: list[Param]
+    type: TypeRef
+    body: Expr
+
+    kind = "define"
+
+
+@dataclass
+class Require(Decl):
+    """A labelled condition; ``name`` is its label, unique within its clause."""
+
+    params: list[Param]
+    cond: Expr
+    message: str
+    message_span: Span = NOWHERE
+    parts: list["str | Expr"] = field(default_factory=list)  # message, split and parsed
+
+    kind = "require"
+
+
+@dataclass
+class Property(Decl):
+    text: str
+    body: Expr
+
+    kind = "property"
+
+
+@dataclass
+class Extern(Decl):
+    action: bool
+    params: list[Param]
+    type: TypeRef | None
+
+    kind = "extern"
+
+
+@dataclass
+class Ref:
+    """A reference to a clause (``7.3.1``) or one of its labels (``7.3.1/no-pickup``)."""
+
+    clause: str
+    label: str = ""
+    span: Span = NOWHERE
+
+    def __str__(self) -> str:
+        return f"{self.clause}/{self.label}" if self.label else self.clause
+
+
+@dataclass
+class Allow:
+    name: str
+    params: list[Param]
+    requires: list[Ref]
+    effects: list[Stmt]
+    then: str
+    span: Span = NOWHERE
+
+
+@dataclass
+class Trigger(Decl):
+    cond: Expr
+    body: list[Stmt]
+
+    kind = "trigger"
+
+
+@dataclass
+class Step:
+    name: str
+    actor: Expr | None
+    allows: list[Allow]
+    ends: Expr | None
+    ends_then: str
+    triggers: list[Trigger]
+    span: Span = NOWHERE
+
+
+@dataclass
+class VarDecl:
+    name: str
+    type: TypeRef
+    value: Expr
+    span: Span = NOWHERE
+
+
+@dataclass
+class Procedure(Decl):
+    title: str
+    params: list[Param]
+    vars: list[VarDecl]
+    steps: list[Step]
+    triggers: list[Trigger]
+
+    kind = "procedure"
+
+
+AnyDecl = Union[
+    EnumDecl, RecordDecl, ConstDecl, TableDecl, Define, Require, Property, Procedure, Trigger
+]
+
+# ---------------------------------------------------------------- clauses, printings, overlays
+
+
+@dataclass
+class Clause:
+    number: str
+    title: str
+    summary: str = ""
+    printings: list[str] = field(default_factory=list)
+    informative: bool = False
+    see: list[Ref] = field(default_factory=list)
+    decls: list[Decl] = field(default_factory=list)
+    span: Span = NOWHERE
+
+    def label(self, name: str) -> Decl | None:
+        for d in self.decls:
+            if isinstance(d, (Require, Property, Trigger)) and d.name == name:
+                return d
+        for d in self.decls:
+            if isinstance(d, Procedure):
+                for t in d.triggers + [t for s in d.steps for t in s.triggers]:
+                    if t.name == name:
+                        return t
+        return None
+
+
+@dataclass
+class Printing:
+    id: str
+    title: str
+    base: bool
+    span: Span = NOWHERE
+
+
+@dataclass
+class Game:
+    name: str
+    title: str
+    span: Span = NOWHERE
+
+
+@dataclass
+class Change:
+    """One amendment: replace or add a declaration, drop a condition, add an exception."""
+
+    action: str  # "replace" | "add" | "drop" | "except"
+    decl: Decl | None = None
+    ref: Ref | None = None
+    cond: Expr | None = None
+    span: Span = NOWHERE
+
+
+@dataclass
+class Amend:
+    clause: str
+    changes: list[Change]
+    span: Span = NOWHERE
+
+
+@dataclass
+class Overlay:
+    id: str
+    title: str
+    kind: str = ""
+    source: str = ""
+    date: str = ""
+    default: bool | None = None
+    printings: list[str] = field(default_factory=list)
+    amends: list[Amend] = field(default_factory=list)
+    span: Span = NOWHERE
+
+
+@dataclass
+class Module:
+    """One parsed .rules file."""
+
+    file: str
+    text: str
+    games: list[Game] = field(default_factory=list)
+    printings: list[Printing] = field(default_factory=list)
+    clauses: list[Clause] = field(default_factory=list)
+    overlays: list[Overlay] = field(default_factory=list)
+    externs: list[Extern] = field(default_factory=list)

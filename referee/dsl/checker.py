@@ -1,0 +1,539 @@
+"""Resolve and check a parsed spec: names, clause references, types.
+
+Problems are collected, not raised one at a time, so one run of
+``referee spec check`` shows everything wrong with a spec.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from referee.dsl import ast
+from referee.dsl.types import ANY, BOOL, BUILTINS, INT, TEXT, T, compatible, list_of
+from referee.errors import Problem, Span
+
+ARITH = {"+", "-", "*", "//", "%"}
+ORDER = {"<", "<=", ">", ">="}
+EQUAL = {"==", "!="}
+
+
+@dataclass
+class Symbols:
+    """Everything a spec declares, by name, with where each name is used."""
+
+    clauses: dict[str, ast.Clause] = field(default_factory=dict)
+    printings: dict[str, ast.Printing] = field(default_factory=dict)
+    types: dict[str, ast.EnumDecl | ast.RecordDecl] = field(default_factory=dict)
+    values: dict[str, ast.Decl] = field(default_factory=dict)  # const, define, table, extern fn
+    actions: dict[str, ast.Decl] = field(default_factory=dict)  # extern action, procedure
+    labels: dict[str, ast.Decl] = field(default_factory=dict)  # "7.3.1/no-pickup"
+    overlays: dict[str, ast.Overlay] = field(default_factory=dict)
+    data_values: dict[str, set[str]] = field(default_factory=dict)
+    # clause number -> the clauses whose rules use something it declares
+    used_by: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+
+
+class Checker:
+    def __init__(self, modules: list[ast.Module], data_values: dict[str, set[str]]) -> None:
+        self.modules = modules
+        self.sym = Symbols(data_values=data_values)
+        self.problems: list[Problem] = []
+        self.clause = ""  # the clause being checked, for usage records
+
+    # ------------------------------------------------------------ reporting
+    def error(self, span: Span, message: str, hint: str = "") -> None:
+        self.problems.append(Problem(span, message, hint, self.clause))
+
+    def unknown(self, span: Span, what: str, name: str, known: list[str]) -> None:
+        close = difflib.get_close_matches(name, known, n=1)
+        self.error(span, f"unknown {what} '{name}'", f"did you mean '{close[0]}'?" if close else "")
+
+    # ------------------------------------------------------------ pass 1: declarations
+    def declare(self) -> None:
+        for mod in self.modules:
+            for p in mod.printings:
+                if p.id in self.sym.printings:
+                    self.error(p.span, f"duplicate printing '{p.id}'")
+                self.sym.printings[p.id] = p
+            for ext in mod.externs:
+                table = self.sym.actions if ext.action else self.sym.values
+                self._add(table, ext)
+            for c in mod.clauses:
+                prev = self.sym.clauses.get(c.number)
+                if prev is not None:
+                    self.error(
+                        c.span,
+                        f"duplicate clause id {c.number}",
+                        f"first declared at {prev.span}",
+                    )
+                    continue
+                self.sym.clauses[c.number] = c
+                for d in c.decls:
+                    self._declare_decl(c, d)
+            for o in mod.overlays:
+                if o.id in self.sym.overlays:
+                    self.error(o.span, f"duplicate overlay '{o.id}'")
+                self.sym.overlays[o.id] = o
+
+    def _declare_decl(self, c: ast.Clause, d: ast.Decl) -> None:
+        if isinstance(d, (ast.EnumDecl, ast.RecordDecl)):
+            self._add(self.sym.types, d)
+        elif isinstance(d, (ast.ConstDecl, ast.Define, ast.TableDecl)):
+            self._add(self.sym.values, d)
+        elif isinstance(d, ast.Procedure):
+            self._add(self.sym.actions, d)
+            for t in d.triggers + [t for s in d.steps for t in s.triggers]:
+                self._label(c, t)
+        elif isinstance(d, (ast.Require, ast.Property, ast.Trigger)):
+            self._label(c, d)
+
+    def _add(self, table: dict[str, ast.Decl], d: ast.Decl) -> None:
+        for other in (self.sym.types, self.sym.values, self.sym.actions):
+            prev = other.get(d.name)
+            if prev is not None:
+                self.error(d.span, f"'{d.name}' is already declared", f"first at {prev.span}")
+                return
+        table[d.name] = d
+
+    def _label(self, c: ast.Clause, d: ast.Decl) -> None:
+        key = f"{c.number}/{d.name}"
+        if key in self.sym.labels:
+            self.error(d.span, f"duplicate label [{d.name}] in clause {c.number}")
+        self.sym.labels[key] = d
+
+    # ------------------------------------------------------------ pass 2: bodies
+    def check(self) -> Symbols:
+        self.declare()
+        for mod in self.modules:
+            for ext in mod.externs:
+                self.clause = ""
+                for p in ext.params:
+                    self.typeref(p.type)
+                if ext.type is not None:
+                    self.typeref(ext.type)
+            for c in mod.clauses:
+                self.clause = c.number
+                for pid in c.printings:
+                    if pid not in self.sym.printings:
+                        self.unknown(c.span, "printing", pid, list(self.sym.printings))
+                for ref in c.see:
+                    self.ref(ref, use=False)
+                for d in c.decls:
+                    self.decl(d)
+            for o in mod.overlays:
+                self.overlay(o)
+        self.clause = ""
+        return self.sym
+
+    def ref(self, ref: ast.Ref, use: bool = True) -> ast.Decl | ast.Clause | None:
+        """Resolve a clause or label reference; ``use`` records the citing clause as a user."""
+        clause = self.sym.clauses.get(ref.clause)
+        if clause is None:
+            self.error(
+                ref.span,
+                f"reference to a missing clause {ref.clause}",
+                "every clause a rule cites must be declared",
+            )
+            return None
+        if use and self.clause and self.clause != ref.clause:
+            self.sym.used_by[ref.clause].add(self.clause)
+        if not ref.label:
+            return clause
+        d = self.sym.labels.get(str(ref))
+        if d is None:
+            known = [k.split("/", 1)[1] for k in self.sym.labels if k.startswith(ref.clause + "/")]
+            self.unknown(ref.span, f"label in clause {ref.clause}", ref.label, known)
+        return d
+
+    def typeref(self, t: ast.TypeRef) -> T:
+        if t.name in ("list", "set"):
+            return T(t.name, arg=self.typeref(t.arg)) if t.arg else ANY
+        if t.name in ("int", "bool", "text"):
+            return T(t.name)
+        d = self.sym.types.get(t.name)
+        if d is None:
+            self.unknown(t.span, "type", t.name, ["int", "bool", "text", *self.sym.types])
+            return ANY
+        self._use(d)
+        return T("enum" if isinstance(d, ast.EnumDecl) else "record", d.name)
+
+    def _use(self, d: ast.Decl) -> None:
+        if self.clause and d.clause and d.clause != self.clause:
+            self.sym.used_by[d.clause].add(self.clause)
+
+    def params(self, ps: list[ast.Param], env: dict[str, T] | None = None) -> dict[str, T]:
+        scope = dict(env or {})
+        for p in ps:
+            if p.name in scope and env is not None and p.name not in env:
+                self.error(p.span, f"parameter '{p.name}' is given twice")
+            scope[p.name] = self.typeref(p.type)
+        return scope
+
+    def expect(self, e: ast.Expr, env: dict[str, T], want: T) -> None:
+        got = self.expr(e, env)
+        if not compatible(want, got):
+            self.error(e.span, f"type mismatch: expected {want}, found {got}")
+
+    def decl(self, d: ast.Decl) -> None:
+        if isinstance(d, ast.EnumDecl):
+            if d.from_data and d.from_data not in self.sym.data_values:
+                self.unknown(d.span, "data collection", d.from_data, list(self.sym.data_values))
+        elif isinstance(d, ast.RecordDecl):
+            for f in d.fields:
+                self.typeref(f.type)
+        elif isinstance(d, ast.ConstDecl):
+            self.expect(d.value, {}, self.typeref(d.type))
+        elif isinstance(d, ast.Define):
+            self.expect(d.body, self.params(d.params), self.typeref(d.type))
+        elif isinstance(d, ast.TableDecl):
+            self.table(d)
+        elif isinstance(d, ast.Require):
+            env = self.params(d.params)
+            self.expect(d.cond, env, BOOL)
+            for part in d.parts:
+                if isinstance(part, ast.Expr):
+                    self.expr(part, env)
+        elif isinstance(d, ast.Property):
+            self.expect(d.body, {}, BOOL)
+        elif isinstance(d, ast.Procedure):
+            self.procedure(d)
+        elif isinstance(d, ast.Trigger):
+            self.expect(d.cond, {}, BOOL)
+            self.stmts(d.body, {}, None)
+
+    def table(self, d: ast.TableDecl) -> None:
+        key_t = self.typeref(d.param.type)
+        val_t = self.typeref(d.type)
+        seen: set[object] = set()
+        for row in d.rows:
+            if row.key_kind in ("int", "range", "from"):
+                if not compatible(INT, key_t):
+                    self.error(row.span, f"a number key needs an int parameter, not {key_t}")
+                ints = [int(k) for k in row.key]  # type: ignore[call-overload]
+                if row.key_kind == "range" and ints[0] > ints[1]:
+                    self.error(row.span, f"empty range {ints[0]}..{ints[1]}")
+                keys: set[object] = (
+                    set(range(ints[0], ints[1] + 1)) if row.key_kind == "range" else {ints[0]}
+                )
+            elif row.key_kind == "enum":
+                self.enum_literal(str(row.key[0]), str(row.key[1]), row.span, key_t)
+                keys = {row.key[1]}
+            else:
+                if not compatible(BOOL, key_t):
+                    self.error(row.span, f"a true/false key needs a bool parameter, not {key_t}")
+                keys = {row.key[0]}
+            if keys & seen:
+                self.error(row.span, "this row's key is already covered by an earlier row")
+            seen |= keys
+            self.expect(row.value, {}, val_t)
+
+    def procedure(self, d: ast.Procedure) -> None:
+        env = self.params(d.params)
+        for v in d.vars:
+            t = self.typeref(v.type)
+            self.expect(v.value, env, t)
+            env[v.name] = t
+        steps = {s.name for s in d.steps}
+        for s in d.steps:
+            if s.actor is not None:
+                self.expr(s.actor, env)
+            for a in s.allows:
+                local = self.params(a.params, env)
+                for r in a.requires:
+                    self.ref(r)
+                self.stmts(a.effects, local, d)
+                if a.then and a.then not in steps:
+                    self.unknown(a.span, f"step of procedure {d.name}", a.then, sorted(steps))
+            if s.ends is not None:
+                self.expect(s.ends, env, BOOL)
+            if s.ends_then and s.ends_then not in steps:
+                self.unknown(s.span, f"step of procedure {d.name}", s.ends_then, sorted(steps))
+            for t in s.triggers:
+                self.expect(t.cond, env, BOOL)
+                self.stmts(t.body, env, d)
+        for t in d.triggers:
+            self.expect(t.cond, env, BOOL)
+            self.stmts(t.body, env, d)
+
+    def stmts(self, body: list[ast.Stmt], env: dict[str, T], proc: ast.Procedure | None) -> None:
+        scope = dict(env)
+        for st in body:
+            if isinstance(st, ast.SetStmt):
+                target = self.expr(st.target, scope)
+                if not isinstance(st.target, (ast.Name, ast.Field, ast.Index)):
+                    self.error(st.span, "only a variable or one of its fields can be set")
+                if st.op == "=":
+                    self.expect(st.value, scope, target)
+                else:
+                    if not compatible(INT, target):
+                        self.error(st.span, f"{st.op} needs a whole number, not {target}")
+                    self.expect(st.value, scope, INT)
+            elif isinstance(st, ast.DoStmt):
+                callee = self.sym.actions.get(st.name)
+                if callee is None:
+                    self.unknown(st.span, "action or procedure", st.name, list(self.sym.actions))
+                    for a in st.args:
+                        self.expr(a, scope)
+                    continue
+                self._use(callee)
+                ps = callee.params if isinstance(callee, (ast.Extern, ast.Procedure)) else []
+                self.call_args(st.span, st.name, ps, st.args, scope)
+            elif isinstance(st, ast.IfStmt):
+                self.expect(st.cond, scope, BOOL)
+                self.stmts(st.then, scope, proc)
+                self.stmts(st.orelse, scope, proc)
+            elif isinstance(st, ast.ForStmt):
+                elem = self.element(st.domain, scope)
+                self.stmts(st.body, {**scope, st.var: elem}, proc)
+            elif isinstance(st, ast.LetStmt):
+                scope[st.name] = self.expr(st.value, scope)
+
+    def overlay(self, o: ast.Overlay) -> None:
+        self.clause = ""
+        for pid in o.printings:
+            if pid not in self.sym.printings:
+                self.unknown(o.span, "printing", pid, list(self.sym.printings))
+        for am in o.amends:
+            clause = self.sym.clauses.get(am.clause)
+            if clause is None:
+                self.error(
+                    am.span,
+                    f"overlay {o.id} amends a missing clause {am.clause}",
+                    "an overlay can only amend a clause the spec declares",
+                )
+                continue
+            self.clause = am.clause
+            for ch in am.changes:
+                self.change(o, clause, ch)
+        self.clause = ""
+
+    def change(self, o: ast.Overlay, clause: ast.Clause, ch: ast.Change) -> None:
+        if ch.decl is not None:
+            target = next((d for d in clause.decls if d.name == ch.decl.name), None)
+            if ch.action == "replace" and (target is None or target.kind != ch.decl.kind):
+                self.error(
+                    ch.span,
+                    f"overlay {o.id} replaces {ch.decl.kind} '{ch.decl.name}', "
+                    f"which clause {clause.number} does not declare",
+                )
+                return
+            if ch.action == "add" and target is not None:
+                self.error(ch.span, f"clause {clause.number} already declares '{ch.decl.name}'")
+                return
+            self.decl(ch.decl)
+            return
+        assert ch.ref is not None
+        if ch.ref.clause != clause.number:
+            self.error(ch.ref.span, f"this amendment of {clause.number} names {ch.ref.clause}")
+            return
+        target_decl = self.ref(ch.ref)
+        if ch.action == "except" and ch.cond is not None:
+            env = self.params(target_decl.params) if isinstance(target_decl, ast.Require) else {}
+            self.expect(ch.cond, env, BOOL)
+
+    # ------------------------------------------------------------ expressions
+    def enum_literal(self, enum: str, value: str, span: Span, want: T | None = None) -> T:
+        d = self.sym.types.get(enum)
+        if not isinstance(d, ast.EnumDecl):
+            self.unknown(span, "enum", enum, [k for k, v in self.sym.types.items()])
+            return ANY
+        self._use(d)
+        values = d.values or sorted(self.sym.data_values.get(d.from_data, set()))
+        if value not in values:
+            self.unknown(span, f"value of {enum}", value, values)
+        t = T("enum", enum)
+        if want is not None and not compatible(want, t):
+            self.error(span, f"type mismatch: expected {want}, found {t}")
+        return t
+
+    def element(self, e: ast.Expr, env: dict[str, T]) -> T:
+        t = self.expr(e, env)
+        if t.kind == "any":
+            return ANY
+        if not t.is_collection:
+            self.error(e.span, f"expected a list or set, found {t}")
+            return ANY
+        return t.arg or ANY
+
+    def call_args(
+        self, span: Span, name: str, ps: list[ast.Param], args: list[ast.Expr], env: dict[str, T]
+    ) -> None:
+        if len(args) != len(ps):
+            self.error(span, f"{name} takes {len(ps)} argument(s), {len(args)} given")
+        for p, a in zip(ps, args):
+            self.expect(a, env, self.typeref(p.type))
+
+    def expr(self, e: ast.Expr, env: dict[str, T]) -> T:
+        t = self._expr(e, env)
+        return t
+
+    def _expr(self, e: ast.Expr, env: dict[str, T]) -> T:  # noqa: C901 - one case a node
+        if isinstance(e, ast.IntLit):
+            return INT
+        if isinstance(e, ast.StrLit):
+            return TEXT
+        if isinstance(e, ast.BoolLit):
+            return BOOL
+        if isinstance(e, ast.Name):
+            return self.name(e, env)
+        if isinstance(e, ast.Field):
+            if isinstance(e.obj, ast.Name) and e.obj.id not in env and e.obj.id in self.sym.types:
+                return self.enum_literal(e.obj.id, e.name, e.span)
+            base = self.expr(e.obj, env)
+            if base.kind == "any":
+                return ANY
+            rec = self.sym.types.get(base.name) if base.kind == "record" else None
+            if not isinstance(rec, ast.RecordDecl):
+                self.error(e.span, f"{base} has no fields")
+                return ANY
+            for f in rec.fields:
+                if f.name == e.name:
+                    return self.typeref(f.type)
+            self.unknown(e.span, f"field of {rec.name}", e.name, [f.name for f in rec.fields])
+            return ANY
+        if isinstance(e, ast.Call):
+            return self.call(e, env)
+        if isinstance(e, ast.Index):
+            self.expect(e.index, env, INT)
+            return self.element(e.obj, env)
+        if isinstance(e, ast.ListLit):
+            if not e.items:
+                return list_of(ANY)
+            first = self.expr(e.items[0], env)
+            for item in e.items[1:]:
+                self.expect(item, env, first)
+            return list_of(first)
+        if isinstance(e, ast.BinOp):
+            return self.binop(e, env)
+        if isinstance(e, ast.Not):
+            self.expect(e.operand, env, BOOL)
+            return BOOL
+        if isinstance(e, ast.Neg):
+            self.expect(e.operand, env, INT)
+            return INT
+        if isinstance(e, ast.Range):
+            self.expect(e.lo, env, INT)
+            self.expect(e.hi, env, INT)
+            return list_of(INT)
+        if isinstance(e, ast.If):
+            self.expect(e.cond, env, BOOL)
+            a = self.expr(e.then, env)
+            self.expect(e.orelse, env, a)
+            return a
+        if isinstance(e, ast.Let):
+            return self.expr(e.body, {**env, e.name: self.expr(e.value, env)})
+        if isinstance(e, ast.Quant):
+            scope = dict(env)
+            for b in e.binders:
+                elem = self.element(b.domain, scope)
+                if b.type is not None:
+                    declared = self.typeref(b.type)
+                    if not compatible(declared, elem):
+                        self.error(b.span, f"type mismatch: expected {declared}, found {elem}")
+                    elem = declared
+                scope[b.name] = elem
+            self.expect(e.body, scope, BOOL)
+            return BOOL
+        if isinstance(e, ast.Count):
+            scope = {**env, e.var: self.element(e.domain, env)}
+            if e.where is not None:
+                self.expect(e.where, scope, BOOL)
+            return INT
+        if isinstance(e, ast.Sum):
+            scope = {**env, e.var: self.element(e.domain, env)}
+            if e.where is not None:
+                self.expect(e.where, scope, BOOL)
+            self.expect(e.value, scope, INT)
+            return INT
+        raise AssertionError(f"unchecked node {type(e).__name__}")
+
+    def name(self, e: ast.Name, env: dict[str, T]) -> T:
+        if e.id in env:
+            return env[e.id]
+        d = self.sym.values.get(e.id)
+        if isinstance(d, ast.ConstDecl):
+            self._use(d)
+            return self.typeref(d.type)
+        if d is not None:
+            self.error(e.span, f"'{e.id}' is a {d.kind}; call it with its arguments: {e.id}(...)")
+            return ANY
+        if e.id in self.sym.types:
+            self.error(e.span, f"'{e.id}' is a type; name one of its values: {e.id}.<value>")
+            return ANY
+        known = [*env, *self.sym.values]
+        self.unknown(e.span, "name", e.id, known)
+        return ANY
+
+    def call(self, e: ast.Call, env: dict[str, T]) -> T:
+        if not isinstance(e.func, ast.Name):
+            self.error(e.span, "only a definition, a table or a built-in function can be called")
+            return ANY
+        name = e.func.id
+        d = self.sym.values.get(name)
+        if isinstance(d, ast.Define):
+            self._use(d)
+            self.call_args(e.span, name, d.params, e.args, env)
+            return self.typeref(d.type)
+        if isinstance(d, ast.TableDecl):
+            self._use(d)
+            self.call_args(e.span, name, [d.param], e.args, env)
+            return self.typeref(d.type)
+        if isinstance(d, ast.Extern):
+            self._use(d)
+            self.call_args(e.span, name, d.params, e.args, env)
+            return self.typeref(d.type) if d.type else ANY
+        if isinstance(d, ast.ConstDecl):
+            self.error(e.span, f"'{name}' is a constant; use it without parentheses")
+            return self.typeref(d.type)
+        if name in BUILTINS:
+            return self.builtin(e, name, env)
+        self.unknown(e.func.span, "definition", name, [*self.sym.values, *BUILTINS])
+        for a in e.args:
+            self.expr(a, env)
+        return ANY
+
+    def builtin(self, e: ast.Call, name: str, env: dict[str, T]) -> T:
+        lo, hi, _ = BUILTINS[name]
+        if len(e.args) < lo or (hi >= 0 and len(e.args) > hi):
+            self.error(e.span, f"{name} takes {lo if hi == lo else f'{lo} or more'} argument(s)")
+            return INT
+        if name == "size":
+            self.element(e.args[0], env)
+            return INT
+        if name in ("min", "max") and len(e.args) == 1:
+            elem = self.element(e.args[0], env)
+            if not compatible(INT, elem):
+                self.error(e.span, f"{name} of a list needs whole numbers, found {elem}")
+            return INT
+        for a in e.args:
+            self.expect(a, env, INT)
+        return INT
+
+    def binop(self, e: ast.BinOp, env: dict[str, T]) -> T:
+        if e.op in ("and", "or", "implies"):
+            self.expect(e.left, env, BOOL)
+            self.expect(e.right, env, BOOL)
+            return BOOL
+        if e.op == "in":
+            elem = self.element(e.right, env)
+            self.expect(e.left, env, elem)
+            return BOOL
+        left = self.expr(e.left, env)
+        if e.op in EQUAL:
+            self.expect(e.right, env, left)
+            return BOOL
+        if not compatible(INT, left):
+            self.error(e.left.span, f"type mismatch: {e.op} needs whole numbers, found {left}")
+        self.expect(e.right, env, INT)
+        return BOOL if e.op in ORDER else INT
+
+
+def check_modules(
+    modules: list[ast.Module], data_values: dict[str, set[str]]
+) -> tuple[Symbols, list[Problem]]:
+    c = Checker(modules, data_values)
+    sym = c.check()
+    problems = sorted(c.problems, key=lambda p: (p.span.file, p.span.line, p.span.column))
+    return sym, problems

@@ -1,0 +1,631 @@
+"""Text to tree: the Lark grammar in grammar/, and a transformer to ast nodes.
+
+Syntax errors become located problems; common mistakes get a sentence of their
+own (Lark's ``match_examples``) instead of a list of expected tokens.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.tree import Meta
+
+from referee.dsl import ast
+from referee.errors import Problem, RefereeError, Span
+
+GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "rules.lark"
+
+
+@lru_cache(maxsize=1)
+def lark_parser() -> Lark:
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        start=["start", "expr"],
+        propagate_positions=True,
+        maybe_placeholders=True,
+        cache=False,
+    )
+
+
+# A sentence for the mistakes people make most; each key is matched by example.
+FRIENDLY: dict[str, tuple[str, str, list[str]]] = {
+    "missing-end": (
+        "this clause, procedure, step or overlay is not closed",
+        "add `end` after its last line",
+        [
+            'clause 2.1 "T"\n summary "s"\n',
+            'clause 2.1 "T"\n define f(a: int): int = a\n',
+            'clause 2.1 "T"\n procedure p "P"\n step s\n actor a\n end\n',
+            'overlay X-y "T"\n amend 2.1\n drop 2.1/a\n',
+        ],
+    ),
+    "clause-title": (
+        "a clause needs a quoted title after its number",
+        'write it as: clause 7.3.5 "Movement and force sizes"',
+        ['clause 2.1\n summary "s"\nend', "clause 2.1 end", 'clause 2.1 define f(): int = 1 end'],
+    ),
+    "clause-number": (
+        "a clause number has at least two parts, like 7.3.1",
+        'write it as: clause 8.10 "Card replenishment"',
+        ['clause "T" end', 'clause 7 "T" end', 'clause x "T" end'],
+    ),
+    "equals-compare": (
+        "`=` gives a definition its value; to compare two values use `==`",
+        "",
+        [
+            'clause 2.1 "T" define f(a: int): bool = a = 1 end',
+            'clause 2.1 "T" require [r] (a: int): a = 1 end',
+        ],
+    ),
+    "param-type": (
+        "every parameter needs a type",
+        "write it as: name: int (or bool, text, an enum, a record, list of T)",
+        [
+            'clause 2.1 "T" define f(a): int = 1 end',
+            'clause 2.1 "T" define f(a, b: int): int = 1 end',
+            'clause 2.1 "T" require [r] (a): a > 1 end',
+        ],
+    ),
+    "result-type": (
+        "a definition needs the type of its result",
+        "write it as: define name(param: int): int = ...",
+        ['clause 2.1 "T" define f(a: int) = 1 end', 'clause 2.1 "T" define f() = 1 end'],
+    ),
+    "require-label": (
+        "a requirement needs a label in brackets, so verdicts can cite it",
+        "write it as: require [no-pickup] (params): condition",
+        ['clause 2.1 "T" require (a: int): a > 0 end', 'clause 2.1 "T" require a > 0 end'],
+    ),
+    "const-type": (
+        "a constant needs a type",
+        "write it as: const name: int = 4",
+        ['clause 2.1 "T" const a = 4 end'],
+    ),
+}
+
+
+def _readable(name: str) -> str:
+    parser = lark_parser()
+    try:
+        term = parser.get_terminal(name)
+    except KeyError:
+        return name
+    pattern = term.pattern
+    if pattern.type == "str":
+        return f"`{pattern.value}`"
+    return {
+        "NAME": "a name",
+        "ID": "an id",
+        "INT": "a whole number",
+        "STRING": "a quoted string",
+        "CLAUSE_NUM": "a clause number (like 7.3.1)",
+        "LABEL_REF": "a clause label (like 7.3.1/no-pickup)",
+        "CMP_OP": "a comparison",
+        "ADD_OP": "`+` or `-`",
+        "MUL_OP": "`*`, `//` or `%`",
+        "SET_OP": "`=`, `+=` or `-=`",
+    }.get(name, name.lower())
+
+
+def _syntax_problem(err: UnexpectedInput, file: str, text: str, start: str) -> Problem:
+    line = getattr(err, "line", 0) or 0
+    col = getattr(err, "column", 0) or 0
+    if isinstance(err, UnexpectedEOF) or line < 1:
+        lines = text.splitlines() or [""]
+        line, col = len(lines), len(lines[-1]) + 1
+    span = Span(file, line, col)
+    if start == "start":
+        try:
+            key = err.match_examples(
+                lambda s: lark_parser().parse(s, start="start"),
+                {k: v[2] for k, v in FRIENDLY.items()},
+                use_accepts=True,
+            )
+        except Exception:  # a broken example must not hide the user's error
+            key = None
+        if key:
+            message, hint, _ = FRIENDLY[key]
+            return Problem(span, message, hint)
+    if isinstance(err, UnexpectedToken):
+        expected = sorted({_readable(t) for t in err.expected if t != "$END"})
+        found = "the end of the file" if err.token.type == "$END" else f"`{err.token}`"
+        message = f"unexpected {found}"
+    elif isinstance(err, UnexpectedCharacters):
+        expected = sorted({_readable(t) for t in err.allowed})
+        message = f"unexpected character {text[err.pos_in_stream]!r}"
+    else:
+        expected = sorted({_readable(t) for t in getattr(err, "expected", [])})
+        message = "unexpected end of the file"
+    hint = ""
+    if expected:
+        shown = ", ".join(expected[:8]) + (", ..." if len(expected) > 8 else "")
+        hint = f"expected {shown}"
+    return Problem(span, message, hint)
+
+
+def _span(file: str, meta: Meta | Token) -> Span:
+    if isinstance(meta, Token):
+        return Span(
+            file,
+            meta.line or 0,
+            meta.column or 0,
+            meta.end_line or 0,
+            meta.end_column or 0,
+            meta.start_pos or 0,
+            meta.end_pos or 0,
+        )
+    if getattr(meta, "empty", True):
+        return Span(file, 0, 0)
+    return Span(
+        file, meta.line, meta.column, meta.end_line, meta.end_column, meta.start_pos, meta.end_pos
+    )
+
+
+def _unquote(s: str) -> str:
+    return re.sub(r"\\(.)", r"\1", s[1:-1])
+
+
+@v_args(meta=True, inline=True)
+class _ToAst(Transformer[Token, Any]):
+    """Lark tree to ast nodes. One method a grammar rule; each keeps its span."""
+
+    def __init__(self, file: str) -> None:
+        super().__init__()
+        self.file = file
+
+    def s(self, meta: Meta | Token) -> Span:
+        return _span(self.file, meta)
+
+    # -- expressions
+    def int_lit(self, meta: Meta, tok: Token) -> ast.Expr:
+        return ast.IntLit(int(tok), span=self.s(meta))
+
+    def str_lit(self, meta: Meta, tok: Token) -> ast.Expr:
+        return ast.StrLit(_unquote(tok), span=self.s(meta))
+
+    def true_lit(self, meta: Meta) -> ast.Expr:
+        return ast.BoolLit(True, span=self.s(meta))
+
+    def false_lit(self, meta: Meta) -> ast.Expr:
+        return ast.BoolLit(False, span=self.s(meta))
+
+    def name_ref(self, meta: Meta, tok: Token) -> ast.Expr:
+        return ast.Name(str(tok), span=self.s(meta))
+
+    def field_op(self, meta: Meta, obj: ast.Expr, name: Token) -> ast.Expr:
+        return ast.Field(obj, str(name), span=self.s(meta))
+
+    def call_op(self, meta: Meta, func: ast.Expr, args: list[ast.Expr] | None) -> ast.Expr:
+        return ast.Call(func, args or [], span=self.s(meta))
+
+    def index_op(self, meta: Meta, obj: ast.Expr, index: ast.Expr) -> ast.Expr:
+        return ast.Index(obj, index, span=self.s(meta))
+
+    def args(self, meta: Meta, *items: ast.Expr) -> list[ast.Expr]:
+        return list(items)
+
+    def list_lit(self, meta: Meta, items: list[ast.Expr] | None) -> ast.Expr:
+        return ast.ListLit(items or [], span=self.s(meta))
+
+    def bin_op(self, meta: Meta, left: ast.Expr, op: Token, right: ast.Expr) -> ast.Expr:
+        return ast.BinOp(str(op), left, right, span=self.s(meta))
+
+    def cmp_op(self, meta: Meta, left: ast.Expr, op: Token, right: ast.Expr) -> ast.Expr:
+        return ast.BinOp(str(op), left, right, span=self.s(meta))
+
+    def in_op(self, meta: Meta, left: ast.Expr, right: ast.Expr) -> ast.Expr:
+        return ast.BinOp("in", left, right, span=self.s(meta))
+
+    def and_op(self, meta: Meta, left: ast.Expr, right: ast.Expr) -> ast.Expr:
+        return ast.BinOp("and", left, right, span=self.s(meta))
+
+    def implies_op(self, meta: Meta, left: ast.Expr, right: ast.Expr) -> ast.Expr:
+        return ast.BinOp("implies", left, right, span=self.s(meta))
+
+    def or_op(self, meta: Meta, left: ast.Expr, right: ast.Expr) -> ast.Expr:
+        return ast.BinOp("or", left, right, span=self.s(meta))
+
+    def not_op(self, meta: Meta, operand: ast.Expr) -> ast.Expr:
+        return ast.Not(operand, span=self.s(meta))
+
+    def neg_op(self, meta: Meta, operand: ast.Expr) -> ast.Expr:
+        return ast.Neg(operand, span=self.s(meta))
+
+    def range_op(self, meta: Meta, lo: ast.Expr, hi: ast.Expr) -> ast.Expr:
+        return ast.Range(lo, hi, span=self.s(meta))
+
+    def if_expr(self, meta: Meta, c: ast.Expr, a: ast.Expr, b: ast.Expr) -> ast.Expr:
+        return ast.If(c, a, b, span=self.s(meta))
+
+    def let_expr(self, meta: Meta, name: Token, value: ast.Expr, body: ast.Expr) -> ast.Expr:
+        return ast.Let(str(name), value, body, span=self.s(meta))
+
+    def binder(
+        self, meta: Meta, name: Token, typ: ast.TypeRef | None, domain: ast.Expr
+    ) -> ast.Binder:
+        return ast.Binder(str(name), typ, domain, self.s(meta))
+
+    def forall_expr(self, meta: Meta, *parts: Any) -> ast.Expr:
+        return ast.Quant("forall", list(parts[:-1]), parts[-1], span=self.s(meta))
+
+    def exists_expr(self, meta: Meta, *parts: Any) -> ast.Expr:
+        return ast.Quant("exists", list(parts[:-1]), parts[-1], span=self.s(meta))
+
+    def count_expr(
+        self, meta: Meta, var: Token, domain: ast.Expr, where: ast.Expr | None
+    ) -> ast.Expr:
+        return ast.Count(str(var), domain, where, span=self.s(meta))
+
+    def sum_expr(
+        self, meta: Meta, value: ast.Expr, var: Token, domain: ast.Expr, where: ast.Expr | None
+    ) -> ast.Expr:
+        return ast.Sum(value, str(var), domain, where, span=self.s(meta))
+
+    # -- types
+    def simple_type(self, meta: Meta, name: Token) -> ast.TypeRef:
+        return ast.TypeRef(str(name), None, self.s(meta))
+
+    def list_type(self, meta: Meta, arg: ast.TypeRef) -> ast.TypeRef:
+        return ast.TypeRef("list", arg, self.s(meta))
+
+    def set_type(self, meta: Meta, arg: ast.TypeRef) -> ast.TypeRef:
+        return ast.TypeRef("set", arg, self.s(meta))
+
+    # -- statements
+    def set_stmt(self, meta: Meta, target: ast.Expr, op: Token, value: ast.Expr) -> ast.Stmt:
+        return ast.SetStmt(target, str(op), value, span=self.s(meta))
+
+    def do_stmt(self, meta: Meta, name: Token, args: list[ast.Expr] | None) -> ast.Stmt:
+        return ast.DoStmt(str(name), args or [], span=self.s(meta))
+
+    def block(self, meta: Meta, *stmts: ast.Stmt) -> list[ast.Stmt]:
+        return list(stmts)
+
+    def if_stmt(
+        self, meta: Meta, cond: ast.Expr, then: list[ast.Stmt], orelse: list[ast.Stmt] | None
+    ) -> ast.Stmt:
+        return ast.IfStmt(cond, then, orelse or [], span=self.s(meta))
+
+    def for_stmt(
+        self, meta: Meta, var: Token, domain: ast.Expr, body: list[ast.Stmt]
+    ) -> ast.Stmt:
+        return ast.ForStmt(str(var), domain, body, span=self.s(meta))
+
+    def let_stmt(self, meta: Meta, name: Token, value: ast.Expr) -> ast.Stmt:
+        return ast.LetStmt(str(name), value, span=self.s(meta))
+
+    # -- declarations
+    def param(self, meta: Meta, name: Token, typ: ast.TypeRef) -> ast.Param:
+        return ast.Param(str(name), typ, self.s(meta))
+
+    def params(self, meta: Meta, *ps: ast.Param) -> list[ast.Param]:
+        return list(ps)
+
+    def field(self, meta: Meta, name: Token, typ: ast.TypeRef) -> ast.Param:
+        return ast.Param(str(name), typ, self.s(meta))
+
+    def label(self, meta: Meta, tok: Token) -> Token:
+        return tok
+
+    def enum_decl(self, meta: Meta, name: Token, *values: Token) -> ast.Decl:
+        return ast.EnumDecl(str(name), [str(v) for v in values], span=self.s(meta))
+
+    def enum_from_data(self, meta: Meta, name: Token, coll: Token) -> ast.Decl:
+        return ast.EnumDecl(str(name), [], str(coll), span=self.s(meta))
+
+    def record_decl(self, meta: Meta, name: Token, *fields: ast.Param | None) -> ast.Decl:
+        return ast.RecordDecl(str(name), [f for f in fields if f is not None], span=self.s(meta))
+
+    def const_decl(self, meta: Meta, name: Token, typ: ast.TypeRef, value: ast.Expr) -> ast.Decl:
+        return ast.ConstDecl(str(name), typ, value, span=self.s(meta))
+
+    def key_int(self, meta: Meta, v: Token) -> tuple[str, tuple[object, ...]]:
+        return ("int", (int(v),))
+
+    def key_range(self, meta: Meta, lo: Token, hi: Token) -> tuple[str, tuple[object, ...]]:
+        return ("range", (int(lo), int(hi)))
+
+    def key_from(self, meta: Meta, lo: Token) -> tuple[str, tuple[object, ...]]:
+        return ("from", (int(lo),))
+
+    def key_enum(self, meta: Meta, enum: Token, value: Token) -> tuple[str, tuple[object, ...]]:
+        return ("enum", (str(enum), str(value)))
+
+    def key_true(self, meta: Meta) -> tuple[str, tuple[object, ...]]:
+        return ("bool", (True,))
+
+    def key_false(self, meta: Meta) -> tuple[str, tuple[object, ...]]:
+        return ("bool", (False,))
+
+    def row(self, meta: Meta, key: tuple[str, tuple[object, ...]], value: ast.Expr) -> ast.TableRow:
+        return ast.TableRow(key[0], key[1], value, self.s(meta))
+
+    def table_decl(
+        self, meta: Meta, name: Token, param: ast.Param, typ: ast.TypeRef, *rows: Any
+    ) -> ast.Decl:
+        return ast.TableDecl(
+            str(name), param, typ, [r for r in rows if r is not None], span=self.s(meta)
+        )
+
+    def define(
+        self,
+        meta: Meta,
+        name: Token,
+        params: list[ast.Param] | None,
+        typ: ast.TypeRef,
+        body: ast.Expr,
+    ) -> ast.Decl:
+        return ast.Define(str(name), params or [], typ, body, span=self.s(meta))
+
+    def require(
+        self,
+        meta: Meta,
+        label: Token,
+        params: list[ast.Param] | None,
+        cond: ast.Expr,
+        message: Token | None,
+    ) -> ast.Decl:
+        text = _unquote(message) if message is not None else ""
+        mspan = self.s(message) if message is not None else self.s(meta)
+        req = ast.Require(str(label), params or [], cond, text, mspan, span=self.s(meta))
+        req.parts = _interpolate(text, mspan)
+        return req
+
+    def property(self, meta: Meta, label: Token, text: Token, body: ast.Expr) -> ast.Decl:
+        return ast.Property(str(label), _unquote(text), body, span=self.s(meta))
+
+    def action_kind(self, meta: Meta) -> bool:
+        return True
+
+    def function_kind(self, meta: Meta) -> bool:
+        return False
+
+    def extern(
+        self,
+        meta: Meta,
+        action: bool,
+        name: Token,
+        params: list[ast.Param] | None,
+        typ: ast.TypeRef | None,
+    ) -> ast.Extern:
+        return ast.Extern(str(name), action, params or [], typ, span=self.s(meta))
+
+    def clause_ref(self, meta: Meta, tok: Token) -> ast.Ref:
+        return ast.Ref(str(tok), "", self.s(tok))
+
+    def label_ref(self, meta: Meta, tok: Token) -> ast.Ref:
+        clause, label = str(tok).split("/", 1)
+        return ast.Ref(clause, label, self.s(tok))
+
+    # -- procedures
+    def var_decl(self, meta: Meta, name: Token, typ: ast.TypeRef, value: ast.Expr) -> ast.VarDecl:
+        return ast.VarDecl(str(name), typ, value, self.s(meta))
+
+    def actor(self, meta: Meta, e: ast.Expr) -> tuple[str, Any]:
+        return ("actor", e)
+
+    def requires(self, meta: Meta, *refs: ast.Ref) -> tuple[str, Any]:
+        return ("requires", list(refs))
+
+    def effect(self, meta: Meta, stmts: list[ast.Stmt]) -> tuple[str, Any]:
+        return ("effect", stmts)
+
+    def then(self, meta: Meta, name: Token) -> tuple[str, Any]:
+        return ("then", str(name))
+
+    def ends(self, meta: Meta, cond: ast.Expr, then: tuple[str, str] | None) -> tuple[str, Any]:
+        return ("ends", (cond, then[1] if then else ""))
+
+    def allow(self, meta: Meta, name: Token, params: Any, req: Any, eff: Any, then: Any) -> Any:
+        return ast.Allow(
+            str(name),
+            params or [],
+            req[1] if req else [],
+            eff[1] if eff else [],
+            then[1] if then else "",
+            self.s(meta),
+        )
+
+    def trigger(
+        self, meta: Meta, label: Token, cond: ast.Expr, body: list[ast.Stmt]
+    ) -> ast.Decl:
+        return ast.Trigger(str(label), cond, body, span=self.s(meta))
+
+    def step(self, meta: Meta, name: Token, *members: Any) -> ast.Step:
+        actor = None
+        ends: ast.Expr | None = None
+        ends_then = ""
+        allows: list[ast.Allow] = []
+        triggers: list[ast.Trigger] = []
+        for m in members:
+            if isinstance(m, ast.Allow):
+                allows.append(m)
+            elif isinstance(m, ast.Trigger):
+                triggers.append(m)
+            elif m[0] == "actor":
+                actor = m[1]
+            elif m[0] == "ends":
+                ends, ends_then = m[1]
+        return ast.Step(str(name), actor, allows, ends, ends_then, triggers, self.s(meta))
+
+    def procedure(
+        self, meta: Meta, name: Token, title: Token, params: Any, *members: Any
+    ) -> ast.Decl:
+        return ast.Procedure(
+            str(name),
+            _unquote(title),
+            params or [],
+            [m for m in members if isinstance(m, ast.VarDecl)],
+            [m for m in members if isinstance(m, ast.Step)],
+            [m for m in members if isinstance(m, ast.Trigger)],
+            span=self.s(meta),
+        )
+
+    # -- clauses
+    def summary(self, meta: Meta, text: Token) -> tuple[str, Any]:
+        return ("summary", _unquote(text))
+
+    def printings(self, meta: Meta, *ids: Token) -> tuple[str, Any]:
+        return ("printings", [(str(i), self.s(i)) for i in ids])
+
+    def informative(self, meta: Meta) -> tuple[str, Any]:
+        return ("informative", True)
+
+    def see(self, meta: Meta, *refs: ast.Ref) -> tuple[str, Any]:
+        return ("see", list(refs))
+
+    def clause(self, meta: Meta, number: Token, title: Token, *members: Any) -> ast.Clause:
+        c = ast.Clause(str(number), _unquote(title), span=self.s(meta))
+        for m in members:
+            if isinstance(m, ast.Decl):
+                m.clause = c.number
+                c.decls.append(m)
+            elif m[0] == "summary":
+                c.summary = m[1]
+            elif m[0] == "printings":
+                c.printings = [i for i, _ in m[1]]
+            elif m[0] == "informative":
+                c.informative = True
+            elif m[0] == "see":
+                c.see.extend(m[1])
+        return c
+
+    def base(self, meta: Meta) -> bool:
+        return True
+
+    def printing(self, meta: Meta, pid: Token, title: Token, base: bool | None) -> ast.Printing:
+        return ast.Printing(str(pid), _unquote(title), bool(base), self.s(meta))
+
+    def game(self, meta: Meta, name: Token, title: Token) -> ast.Game:
+        return ast.Game(str(name), _unquote(title), self.s(meta))
+
+    # -- overlays
+    def overlay_kind(self, meta: Meta, kind: Token) -> tuple[str, Any]:
+        return ("kind", str(kind))
+
+    def overlay_source(self, meta: Meta, text: Token) -> tuple[str, Any]:
+        return ("source", _unquote(text))
+
+    def overlay_date(self, meta: Meta, text: Token) -> tuple[str, Any]:
+        return ("date", _unquote(text))
+
+    def default_on(self, meta: Meta) -> tuple[str, Any]:
+        return ("default", True)
+
+    def default_off(self, meta: Meta) -> tuple[str, Any]:
+        return ("default", False)
+
+    def overlay_applies(self, meta: Meta, *ids: Token) -> tuple[str, Any]:
+        return ("printings", [str(i) for i in ids])
+
+    def replace(self, meta: Meta, decl: ast.Decl) -> ast.Change:
+        return ast.Change("replace", decl=decl, span=self.s(meta))
+
+    def add(self, meta: Meta, decl: ast.Decl) -> ast.Change:
+        return ast.Change("add", decl=decl, span=self.s(meta))
+
+    def drop(self, meta: Meta, tok: Token) -> ast.Change:
+        return ast.Change("drop", ref=self.label_ref(meta, tok), span=self.s(meta))
+
+    def except_(self, meta: Meta, tok: Token, cond: ast.Expr) -> ast.Change:
+        return ast.Change("except", ref=self.label_ref(meta, tok), cond=cond, span=self.s(meta))
+
+    def amend(self, meta: Meta, number: Token, *changes: ast.Change) -> ast.Amend:
+        for ch in changes:
+            if ch.decl is not None:
+                ch.decl.clause = str(number)
+        return ast.Amend(str(number), list(changes), self.s(meta))
+
+    def overlay(self, meta: Meta, oid: Token, title: Token, *members: Any) -> ast.Overlay:
+        o = ast.Overlay(str(oid), _unquote(title), span=self.s(meta))
+        for m in members:
+            if isinstance(m, ast.Amend):
+                o.amends.append(m)
+            else:
+                setattr(o, m[0], m[1])
+        return o
+
+    def start(self, meta: Meta, *items: Any) -> list[Any]:
+        return list(items)
+
+
+_INTERP = re.compile(r"\{([^{}]*)\}")
+
+
+def _interpolate(text: str, span: Span) -> list[str | ast.Expr]:
+    """Split a message into text and ``{expression}`` parts, each parsed as an expression."""
+    parts: list[str | ast.Expr] = []
+    pos = 0
+    for m in _INTERP.finditer(text):
+        if m.start() > pos:
+            parts.append(text[pos : m.start()])
+        inner = Span(span.file, span.line, span.column + 1 + m.start(1))
+        parts.append(parse_expr(m.group(1), inner))
+        pos = m.end()
+    if pos < len(text):
+        parts.append(text[pos:])
+    return parts
+
+
+def parse_expr(text: str, where: Span) -> ast.Expr:
+    """Parse one expression (a message's ``{...}``), its spans placed at ``where``."""
+    try:
+        tree = lark_parser().parse(text, start="expr")
+    except UnexpectedInput as err:
+        col = where.column + max((getattr(err, "column", 1) or 1) - 1, 0)
+        raise RefereeError(
+            [Problem(Span(where.file, where.line, col), f"bad expression in message: {text!r}")]
+        ) from None
+    node = _ToAst(where.file).transform(tree)
+    _shift(node, where)
+    return node  # type: ignore[no-any-return]
+
+
+def _shift(node: Any, where: Span) -> None:
+    """Move the spans of an expression parsed on its own to where it sits in the file."""
+    if isinstance(node, ast.Expr):
+        s = node.span
+        node.span = Span(where.file, where.line, where.column + s.column - 1)
+        for v in vars(node).values():
+            if isinstance(v, list):
+                for x in v:
+                    _shift(x, where)
+            else:
+                _shift(v, where)
+    elif isinstance(node, ast.Binder):
+        _shift(node.domain, where)
+
+
+def parse_module(text: str, file: str) -> ast.Module:
+    """Parse one .rules file. Raises RefereeError with a located problem."""
+    try:
+        tree = lark_parser().parse(text, start="start")
+    except UnexpectedInput as err:
+        raise RefereeError([_syntax_problem(err, file, text, "start")], {file: text}) from None
+    try:
+        items = _ToAst(file).transform(tree)
+    except Exception as err:  # VisitError wrapping a RefereeError from a message
+        inner = getattr(err, "orig_exc", err)
+        if isinstance(inner, RefereeError):
+            inner.sources[file] = text
+            raise inner from None
+        raise
+    mod = ast.Module(file, text)
+    for it in items:
+        if isinstance(it, ast.Game):
+            mod.games.append(it)
+        elif isinstance(it, ast.Printing):
+            mod.printings.append(it)
+        elif isinstance(it, ast.Clause):
+            mod.clauses.append(it)
+        elif isinstance(it, ast.Overlay):
+            mod.overlays.append(it)
+        elif isinstance(it, ast.Extern):
+            mod.externs.append(it)
+    return mod

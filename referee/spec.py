@@ -1,0 +1,112 @@
+"""Load a game's spec: its .rules files, parsed and checked, and its components.
+
+A game directory holds .rules files anywhere below it (clauses/, overlays/,
+...) and its component data in data/. JSON Schemas sit in the schema/
+directory beside the game directory.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.data.components import Components, data_files, load_components
+from referee.dsl import ast
+from referee.dsl.checker import Symbols, check_modules
+from referee.dsl.interp import Interpreter, TraceEntry
+from referee.dsl.parser import parse_module
+from referee.errors import Problem, RefereeError, Span
+
+SPEC_ROOT = Path(__file__).resolve().parents[1] / "spec"
+MAX_RULES_BYTES = 2 * 1024 * 1024
+
+
+def default_game_dir() -> Path:
+    """The game spec shipped beside the engine (the only one in spec/, for now)."""
+    games = sorted(p for p in SPEC_ROOT.iterdir() if p.is_dir() and p.name != "schema")
+    return games[0] if games else SPEC_ROOT
+
+
+@dataclass
+class Spec:
+    game_dir: Path
+    modules: list[ast.Module]
+    sym: Symbols
+    components: Components
+    sources: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def game(self) -> ast.Game | None:
+        return next((g for m in self.modules for g in m.games), None)
+
+    def clause(self, number: str) -> ast.Clause | None:
+        return self.sym.clauses.get(number)
+
+    def clauses(self) -> list[ast.Clause]:
+        return sorted(self.sym.clauses.values(), key=lambda c: clause_key(c.number))
+
+    def overlays_touching(self, number: str) -> list[ast.Overlay]:
+        return [o for o in self.sym.overlays.values() if any(a.clause == number for a in o.amends)]
+
+    def interpreter(self, trace: list[TraceEntry] | None = None) -> Interpreter:
+        return Interpreter(self.sym, trace=trace)
+
+    def source_of(self, node_span: Span) -> str:
+        """The text a node was written in, dedented as a block."""
+        text = self.sources.get(node_span.file, "")
+        block = " " * max(node_span.column - 1, 0) + text[node_span.start : node_span.end]
+        return textwrap.dedent(block)
+
+
+def clause_key(number: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in number.split("."))
+
+
+def rules_files(game_dir: Path) -> list[Path]:
+    return sorted(game_dir.rglob("*.rules"))
+
+
+def load_spec(game_dir: Path | None = None, data_dir: Path | None = None) -> Spec:
+    """Parse and check every .rules file of a game and load its components.
+
+    Raises RefereeError with every problem found (syntax errors stop at the
+    first in each file; checking reports all it finds).
+    """
+    game_dir = (game_dir or default_game_dir()).resolve()
+    if not game_dir.is_dir():
+        raise RefereeError([Problem(Span(str(game_dir), 0, 0), "no such spec directory")])
+    files = rules_files(game_dir)
+    if not files:
+        raise RefereeError([Problem(Span(str(game_dir), 0, 0), "no .rules files in this directory")])
+    components = load_components(
+        data_files(game_dir / "data", data_dir), game_dir.parent / "schema"
+    )
+    modules: list[ast.Module] = []
+    problems: list[Problem] = []
+    sources: dict[str, str] = {}
+    for f in files:
+        name = _display(f)
+        if f.stat().st_size > MAX_RULES_BYTES:
+            problems.append(Problem(Span(name, 1, 1), "rules file is too large"))
+            continue
+        text = f.read_text(encoding="utf-8")
+        sources[name] = text
+        try:
+            modules.append(parse_module(text, name))
+        except RefereeError as err:
+            problems.extend(err.problems)
+    if problems:
+        raise RefereeError(problems, sources)
+    sym, problems = check_modules(modules, components.names())
+    if problems:
+        raise RefereeError(problems, sources)
+    return Spec(game_dir, modules, sym, components, sources)
+
+
+def _display(path: Path) -> str:
+    """A path as short as it can be said: relative to the working directory if inside it."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
