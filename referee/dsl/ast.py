@@ -364,6 +364,7 @@ class Clause:
     title: str
     summary: str = ""
     printings: list[str] = field(default_factory=list)
+    printing_spans: dict[str, Span] = field(default_factory=dict)
     informative: bool = False
     see: list[Ref] = field(default_factory=list)
     decls: list[Decl] = field(default_factory=list)

@@ -117,7 +117,8 @@ class Checker:
                 self.clause = c.number
                 for pid in c.printings:
                     if pid not in self.sym.printings:
-                        self.unknown(c.span, "printing", pid, list(self.sym.printings))
+                        where = c.printing_spans.get(pid, c.span)
+                        self.unknown(where, "printing", pid, list(self.sym.printings))
                 for ref in c.see:
                     self.ref(ref, use=False)
                 for d in c.decls:
@@ -144,7 +145,12 @@ class Checker:
         d = self.sym.labels.get(str(ref))
         if d is None:
             known = [k.split("/", 1)[1] for k in self.sym.labels if k.startswith(ref.clause + "/")]
-            self.unknown(ref.span, f"label in clause {ref.clause}", ref.label, known)
+            close = difflib.get_close_matches(ref.label, known, n=1)
+            self.error(
+                ref.span,
+                f"clause {ref.clause} has no label [{ref.label}]",
+                f"did you mean [{close[0]}]?" if close else f"its labels: {', '.join(known) or 'none'}",
+            )
         return d
 
     def typeref(self, t: ast.TypeRef) -> T:

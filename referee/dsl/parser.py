@@ -43,6 +43,14 @@ FRIENDLY: dict[str, tuple[str, str, list[str]]] = {
             'clause 2.1 "T"\n define f(a: int): int = a\n',
             'clause 2.1 "T"\n procedure p "P"\n step s\n actor a\n end\n',
             'overlay X-y "T"\n amend 2.1\n drop 2.1/a\n',
+            'clause 2.1 "T"\n summary "s"\nclause 2.2 "U"\nend\n',
+            'clause 2.1 "T"\n define f(a: int): int = a\nclause 2.2 "U"\nend\n',
+            'clause 2.1 "T"\n const a: int = 1\nclause 2.2 "U"\nend\n',
+            'clause 2.1 "T"\n require [r] (a: int): a > 1\nclause 2.2 "U"\nend\n',
+            'clause 2.1 "T"\n require [r] (a: int): a > 1 because "m"\nclause 2.2 "U"\nend\n',
+            'clause 2.1 "T"\n see 2.2\nclause 2.2 "U"\nend\n',
+            'clause 2.1 "T"\n printings p\nclause 2.2 "U"\nend\n',
+            'clause 2.1 "T"\nclause 2.2 "U"\nend\n',
         ],
     ),
     "clause-title": (
@@ -90,6 +98,10 @@ FRIENDLY: dict[str, tuple[str, str, list[str]]] = {
 }
 
 
+# Words that open a new item: met inside another, the one before lacks its `end`.
+OPENERS = {"clause", "overlay", "game", "printing", "extern", "procedure", "amend"}
+
+
 def _readable(name: str) -> str:
     parser = lark_parser()
     try:
@@ -120,12 +132,21 @@ def _syntax_problem(err: UnexpectedInput, file: str, text: str, start: str) -> P
         lines = text.splitlines() or [""]
         line, col = len(lines), len(lines[-1]) + 1
     span = Span(file, line, col)
+    if isinstance(err, UnexpectedCharacters) and text[err.pos_in_stream] == '"':
+        return Problem(span, "this string is not closed", 'a quoted string ends with " on its own line')
+    if isinstance(err, UnexpectedToken) and str(err.token) in OPENERS and err.token.type != "NAME":
+        return Problem(
+            span,
+            f"`{err.token}` starts here, but the clause, procedure, step or overlay before it"
+            " is not closed",
+            "add `end` before this line",
+        )
     if start == "start":
         try:
             key = err.match_examples(
                 lambda s: lark_parser().parse(s, start="start"),
                 {k: v[2] for k, v in FRIENDLY.items()},
-                use_accepts=True,
+                use_accepts=False,
             )
         except Exception:  # a broken example must not hide the user's error
             key = None
@@ -490,6 +511,7 @@ class _ToAst(Transformer[Token, Any]):
                 c.summary = m[1]
             elif m[0] == "printings":
                 c.printings = [i for i, _ in m[1]]
+                c.printing_spans = dict(m[1])
             elif m[0] == "informative":
                 c.informative = True
             elif m[0] == "see":

@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.dsl.interp import Interpreter
+from referee.spec import SPEC_ROOT, Spec, load_spec
+
+GAME = SPEC_ROOT / "sekigahara"
+
+
+@pytest.fixture(scope="session")
+def spec() -> Spec:
+    return load_spec(GAME)
+
+
+@pytest.fixture(scope="session")
+def rules(spec: Spec) -> Interpreter:
+    return spec.interpreter()
+
+
+@pytest.fixture(scope="session")
+def face(spec: Spec) -> Callable[[str], dict[str, Any]]:
+    faces = {f["id"]: f for f in spec.components.collections["faces"]}
+    return lambda fid: faces[fid]
+
+
+@pytest.fixture(scope="session")
+def card(spec: Spec) -> Callable[[str], dict[str, Any]]:
+    cards = {c["id"]: c for c in spec.components.collections["cards"]}
+    return lambda cid: cards[cid]
+
+
+@pytest.fixture
+def game_copy(tmp_path: Path) -> Path:
+    """A writable copy of the whole spec tree (schemas beside the game directory)."""
+    root = tmp_path / "spec"
+    shutil.copytree(SPEC_ROOT, root)
+    return root / "sekigahara"
+
+
+@pytest.fixture
+def mini_game(tmp_path: Path) -> Callable[[str], Path]:
+    """A game directory holding one .rules file with the given text, and no data."""
+
+    def make(text: str, name: str = "rules.rules") -> Path:
+        game = tmp_path / "spec" / "mini"
+        game.mkdir(parents=True, exist_ok=True)
+        (game / name).write_text(text, encoding="utf-8")
+        return game
+
+    return make

@@ -1,0 +1,103 @@
+"""Every numbered clause of the later printing is declared, and the CLI lists it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee.cli import main
+from referee.spec import Spec
+
+# The numbered clauses of the later GMT printing (seed 000), 2.1 to 9.5.
+RULEBOOK = """
+2.1 2.2 3.1 3.2 3.3 3.4 4.1 4.2 4.3 4.4 4.5 5.1 5.2.1 5.2.2 5.2.3 6.1 6.2 6.3 6.4 7.1 7.2 7.3.1
+7.3.2 7.3.3 7.3.4 7.3.5 7.3.6 7.4.1 7.4.2 7.4.3 8.1 8.2.1 8.2.2 8.2.3 8.2.4 8.3.1 8.3.2 8.3.3
+8.4.1 8.4.2 8.5 8.6.1 8.6.2 8.6.3 8.7.1 8.7.2 8.7.3 8.8.1 8.8.2 8.8.3 8.8.4 8.8.5 8.9.1 8.9.2
+8.9.3 8.9.4 8.9.5 8.9.6 8.10 9.1 9.2 9.3 9.4 9.5
+""".split()
+
+
+def test_every_rulebook_clause_is_declared_and_nothing_else(spec: Spec) -> None:
+    assert sorted(spec.sym.clauses) == sorted(RULEBOOK)
+    assert [c.number for c in spec.clauses()] == RULEBOOK  # in rulebook order
+
+
+@pytest.mark.parametrize("number", RULEBOOK)
+def test_clause_has_title_summary_and_printings(spec: Spec, number: str) -> None:
+    c = spec.clause(number)
+    assert c is not None
+    assert c.title and len(c.summary) > 30
+    assert "gmt-later" in c.printings
+
+
+def test_chapter_9_is_not_in_the_first_printing_copy(spec: Spec) -> None:
+    for number in ("9.1", "9.2", "9.3", "9.4", "9.5"):
+        assert "gmt-2011" not in spec.clause(number).printings  # type: ignore[union-attr]
+
+
+def test_the_movement_chart_is_informative_and_points_at_the_rules(spec: Spec) -> None:
+    chart = spec.clause("7.3.6")
+    assert chart is not None and chart.informative and not chart.decls
+    assert [str(r) for r in chart.see] == ["7.3.3", "7.3.5"]
+
+
+def test_clauses_json_lists_every_clause(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["clauses", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["number"] for r in rows] == RULEBOOK
+    first = rows[0]
+    assert first["id"] == "sekigahara:2.1"
+    assert first["title"] == "Instant victory"
+    assert first["kind"] == "normative"
+
+
+def test_clauses_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["clauses"]) == 0
+    out = capsys.readouterr().out
+    assert "7.3.5    normative       4  Movement and force sizes" in out
+    assert out.rstrip().endswith(f"{len(RULEBOOK)} clauses")
+
+
+def test_explain_shows_the_size_penalty(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "7.3.5"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("7.3.5  Movement and force sizes  (normative)")
+    assert "define size_penalty(blocks: int): int = min((blocks - 1) // size_step, size_steps)" in out
+    assert "used by: 7.3.3" in out
+    assert "cited by: 7.3.3, 7.3.6" in out
+
+
+def test_explain_json_names_overlays_and_users(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "7.3.1", "--format", "json"]) == 0
+    x = json.loads(capsys.readouterr().out)
+    assert {o["id"] for o in x["overlays"]} == {"E-pickup", "E-road-once"}
+    pickup = next(o for o in x["overlays"] if o["id"] == "E-pickup")
+    assert pickup["kind"] == "printing" and pickup["changes"] == ["drop 7.3.1/no-pickup"]
+    labels = [d["name"] for d in x["declarations"] if d["kind"] == "require"]
+    assert "no-pickup" in labels and "segment-once" in labels
+
+
+def test_explain_a_label_and_a_name(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "7.3.1/no-pickup"]) == 0
+    out = capsys.readouterr().out
+    assert "require [no-pickup] (picked_up: int)" in out
+    assert main(["explain", "overrun_ratio", "--format", "json"]) == 0
+    x = json.loads(capsys.readouterr().out)
+    assert x["number"] == "7.4.1" and x["focus"]["signature"] == "const overrun_ratio: int"
+
+
+def test_explain_unknown_topic_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "7.9.9"]) == 2
+    err = capsys.readouterr().err
+    assert "no clause, label or definition '7.9.9'" in err
+    assert "Traceback" not in err
+    assert main(["explain", "7.3.1/no-such-label"]) == 2
+    assert "clause 7.3.1 has no label [no-such-label]" in capsys.readouterr().err
+
+
+def test_spec_check_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["spec", "check", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ok"] and out["clauses"] == len(RULEBOOK)
+    assert out["components"]["locations"] == 51 and out["components"]["segments"] == 62
