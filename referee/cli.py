@@ -30,7 +30,10 @@ class _Parser(argparse.ArgumentParser):
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--spec", type=Path, metavar="DIR", help="the game's spec directory (default: the bundled one)"
+        "--spec",
+        type=Path,
+        metavar="DIR",
+        help="the game's spec directory (default: the bundled one)",
     )
     p.add_argument(
         "--data",
@@ -44,7 +47,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="referee",
-        description="A rules referee for Sekigahara: every verdict cites the rule it rests on.",
+        description="A rules referee: every verdict cites the rule it rests on.",
     )
     parser.add_argument("--version", action="version", version=f"referee {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -95,17 +98,18 @@ def cmd_spec_check(args: argparse.Namespace) -> int:
     for c in spec.sym.clauses.values():
         for d in c.decls:
             counts[d.kind] = counts.get(d.kind, 0) + 1
-    data = {
+    components = {k: len(v) for k, v in spec.components.collections.items()}
+    data: dict[str, Any] = {
         "ok": True,
         "game": spec.game.name if spec.game else "",
         "files": len(spec.modules),
         "clauses": len(spec.sym.clauses),
         "declarations": dict(sorted(counts.items())),
         "overlays": len(spec.sym.overlays),
-        "components": {k: len(v) for k, v in spec.components.collections.items()},
+        "components": components,
     }
-    decls = ", ".join(f"{n} {k}" for k, n in data["declarations"].items())  # type: ignore[union-attr]
-    comps = ", ".join(f"{n} {k}" for k, n in data["components"].items())  # type: ignore[union-attr]
+    decls = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+    comps = ", ".join(f"{n} {k}" for k, n in components.items())
     text = (
         f"spec OK: {data['files']} files, {data['clauses']} clauses ({decls}), "
         f"{data['overlays']} overlays\ncomponents OK: {comps}"
@@ -136,5 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception as err:  # noqa: BLE001 - a bug must still not show a traceback
-        print(f"referee: internal error ({type(err).__name__}: {err}); please report it", file=sys.stderr)
+        print(
+            f"referee: internal error ({type(err).__name__}: {err}); please report it",
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT

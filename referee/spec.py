@@ -78,7 +78,9 @@ def load_spec(game_dir: Path | None = None, data_dir: Path | None = None) -> Spe
         raise RefereeError([Problem(Span(str(game_dir), 0, 0), "no such spec directory")])
     files = rules_files(game_dir)
     if not files:
-        raise RefereeError([Problem(Span(str(game_dir), 0, 0), "no .rules files in this directory")])
+        raise RefereeError(
+            [Problem(Span(str(game_dir), 0, 0), "no .rules files in this directory")]
+        )
     components = load_components(
         data_files(game_dir / "data", data_dir), game_dir.parent / "schema"
     )

@@ -10,12 +10,72 @@ from referee.cli import main
 from referee.spec import Spec
 
 # The numbered clauses of the later GMT printing (seed 000), 2.1 to 9.5.
-RULEBOOK = """
-2.1 2.2 3.1 3.2 3.3 3.4 4.1 4.2 4.3 4.4 4.5 5.1 5.2.1 5.2.2 5.2.3 6.1 6.2 6.3 6.4 7.1 7.2 7.3.1
-7.3.2 7.3.3 7.3.4 7.3.5 7.3.6 7.4.1 7.4.2 7.4.3 8.1 8.2.1 8.2.2 8.2.3 8.2.4 8.3.1 8.3.2 8.3.3
-8.4.1 8.4.2 8.5 8.6.1 8.6.2 8.6.3 8.7.1 8.7.2 8.7.3 8.8.1 8.8.2 8.8.3 8.8.4 8.8.5 8.9.1 8.9.2
-8.9.3 8.9.4 8.9.5 8.9.6 8.10 9.1 9.2 9.3 9.4 9.5
-""".split()
+RULEBOOK = [
+    "2.1",
+    "2.2",
+    "3.1",
+    "3.2",
+    "3.3",
+    "3.4",
+    "4.1",
+    "4.2",
+    "4.3",
+    "4.4",
+    "4.5",
+    "5.1",
+    "5.2.1",
+    "5.2.2",
+    "5.2.3",
+    "6.1",
+    "6.2",
+    "6.3",
+    "6.4",
+    "7.1",
+    "7.2",
+    "7.3.1",
+    "7.3.2",
+    "7.3.3",
+    "7.3.4",
+    "7.3.5",
+    "7.3.6",
+    "7.4.1",
+    "7.4.2",
+    "7.4.3",
+    "8.1",
+    "8.2.1",
+    "8.2.2",
+    "8.2.3",
+    "8.2.4",
+    "8.3.1",
+    "8.3.2",
+    "8.3.3",
+    "8.4.1",
+    "8.4.2",
+    "8.5",
+    "8.6.1",
+    "8.6.2",
+    "8.6.3",
+    "8.7.1",
+    "8.7.2",
+    "8.7.3",
+    "8.8.1",
+    "8.8.2",
+    "8.8.3",
+    "8.8.4",
+    "8.8.5",
+    "8.9.1",
+    "8.9.2",
+    "8.9.3",
+    "8.9.4",
+    "8.9.5",
+    "8.9.6",
+    "8.10",
+    "9.1",
+    "9.2",
+    "9.3",
+    "9.4",
+    "9.5",
+]
 
 
 def test_every_rulebook_clause_is_declared_and_nothing_else(spec: Spec) -> None:
@@ -63,7 +123,9 @@ def test_explain_shows_the_size_penalty(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["explain", "7.3.5"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("7.3.5  Movement and force sizes  (normative)")
-    assert "define size_penalty(blocks: int): int = min((blocks - 1) // size_step, size_steps)" in out
+    assert (
+        "define size_penalty(blocks: int): int = min((blocks - 1) // size_step, size_steps)" in out
+    )
     assert "used by: 7.3.3" in out
     assert "cited by: 7.3.3, 7.3.6" in out
 

@@ -143,7 +143,9 @@ def test_double_card_limits(rules: Interpreter, face: Lookup, card: Lookup) -> N
 
 def test_any_card_blocks(rules: Interpreter, face: Lookup, card: Lookup) -> None:
     ii, ishida = face("ii-4-star"), face("ishida-leader-square")
-    assert rules.call("deploys", card("date"), ii) and rules.call("deploys", card("maeda-swords"), ii)
+    assert rules.call("deploys", card("date"), ii) and rules.call(
+        "deploys", card("maeda-swords"), ii
+    )
     assert rules.call("deploys", card("mori-double"), ishida)
     assert not rules.call("deploys", card("tokugawa-loyalty"), ii)
     assert not rules.call("deploys", card("ishida-loyalty"), ishida)
@@ -181,9 +183,15 @@ def test_setup_numbers(rules: Interpreter) -> None:
 
 
 def test_movement_costs(rules: Interpreter) -> None:
-    costs = {m: rules.call("movement_cost", m) for m in ("no_movement", "minimal", "limited", "total")}
+    costs = {
+        m: rules.call("movement_cost", m) for m in ("no_movement", "minimal", "limited", "total")
+    }
     assert costs == {"no_movement": 0, "minimal": 0, "limited": 1, "total": 2}
-    assert [rules.call("stack_moves", m) for m in ("no_movement", "minimal", "limited")] == [0, 1, 3]
+    assert [rules.call("stack_moves", m) for m in ("no_movement", "minimal", "limited")] == [
+        0,
+        1,
+        3,
+    ]
     assert rules.call("unlimited_moves", "total")
 
 

@@ -73,9 +73,7 @@ def load_components(files: list[Path], schema_dir: Path) -> Components:
         sources[doc.file] = doc.text
         docs.append(doc)
         if not isinstance(doc.data, dict) or not isinstance(doc.data.get("schema"), str):
-            found.append(
-                Problem(doc.span(()), "a component file must start with `schema: <name>`")
-            )
+            found.append(Problem(doc.span(()), "a component file must start with `schema: <name>`"))
             continue
         name = doc.data["schema"]
         if name in comps.documents:
@@ -92,7 +90,9 @@ def load_components(files: list[Path], schema_dir: Path) -> Components:
     for name, doc in comps.documents.items():
         schema_path = schema_dir / f"{name}.schema.json"
         if not schema_path.is_file():
-            found.append(Problem(doc.span(("schema",)), f"no schema named '{name}' in {schema_dir}"))
+            found.append(
+                Problem(doc.span(("schema",)), f"no schema named '{name}' in {schema_dir}")
+            )
             continue
         found.extend(_validate(doc, schema_path, names))
     if found:

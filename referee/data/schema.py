@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from difflib import get_close_matches
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -38,19 +39,48 @@ def problems(
     schema = load_schema(schema_path)
     cls = validators.validator_for(schema)
     if keywords:
-        cls = validators.extend(cls, keywords)
+        cls = validators.extend(cls, keywords)  # type: ignore[no-untyped-call]
     errors = sorted(
         cls(schema).iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path]
     )
     out = []
     for err in errors[:limit]:
+        nullable = False
         if err.context:  # within a oneOf/anyOf the most specific sub-error says more
-            err = best_match(err.context)
+            rest = [e for e in err.context if not _is_null_branch(e)]
+            nullable = len(rest) < len(err.context)
+            err = best_match(rest or err.context)
         path = tuple(err.absolute_path)
+        message = describe(err) + (" (or null)" if nullable else "")
+        if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            props = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
+            allowed = set(props)
+            extra = sorted(k for k in err.instance if k not in allowed)
+            if extra:
+                path = path + (extra[0],)
+                message = f"unknown field '{extra[0]}'"
+                close = get_close_matches(extra[0], sorted(allowed), n=1)
+                hint = f"did you mean '{close[0]}'?" if close else f"see {schema_path.name}"
+                out.append(
+                    Problem(_key_span(doc, path), f"{show_path(path[:-1])}: {message}", hint)
+                )
+                continue
         out.append(
-            Problem(doc.span(path), f"{show_path(path)}: {describe(err)}", f"see {schema_path.name}")
+            Problem(doc.span(path), f"{show_path(path)}: {message}", f"see {schema_path.name}")
         )
     return out
+
+
+def _is_null_branch(err: jsonschema.ValidationError) -> bool:
+    return err.validator == "type" and err.validator_value == "null"
+
+
+def _key_span(doc: Document, path: tuple[str | int, ...]) -> Span:
+    """Where a mapping's key sits: its value's line, at the key's own column if we can find it."""
+    span = doc.span(path)
+    line_text = doc.text.splitlines()[span.line - 1] if span.line >= 1 else ""
+    col = line_text.find(str(path[-1]))
+    return Span(span.file, span.line, col + 1 if col >= 0 else span.column)
 
 
 def validate(doc: Document, schema_path: Path) -> None:
@@ -65,10 +95,12 @@ def describe(err: jsonschema.ValidationError) -> str:
     if err.validator == "additionalProperties":
         return err.message.replace("Additional properties are not allowed", "unknown field")
     if err.validator == "enum":
-        allowed = ", ".join(map(repr, err.validator_value))
+        allowed = ", ".join(repr(v) for v in err.validator_value)  # type: ignore[union-attr]
         return f"{err.instance!r} is not one of {allowed}"
     if err.validator == "const":
         return f"{err.instance!r} should be {err.validator_value!r}"
     if err.validator == "type":
-        return f"expected {err.validator_value}, found {type(err.instance).__name__} {err.instance!r}"
+        return (
+            f"expected {err.validator_value}, found {type(err.instance).__name__} {err.instance!r}"
+        )
     return err.message

@@ -22,6 +22,10 @@ Path_ = tuple[str | int, ...]
 MAX_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_NODES = 2_000_000
+PLAIN_TAGS = {
+    f"tag:yaml.org,2002:{t}"
+    for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")
+}
 
 
 @dataclass
@@ -69,7 +73,9 @@ def load_document(path: str | Path, max_bytes: int = MAX_BYTES) -> Document:
             )
         raw = Path(path).read_bytes()
     except OSError as err:
-        raise RefereeError([Problem(Span(file, 0, 0), f"cannot read file: {err.strerror}")]) from None
+        raise RefereeError(
+            [Problem(Span(file, 0, 0), f"cannot read file: {err.strerror}")]
+        ) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -86,7 +92,9 @@ def parse_document(text: str, file: str) -> Document:
         mark = err.problem_mark or err.context_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
         what = err.problem or err.context or "malformed YAML"
-        raise RefereeError([Problem(span, f"malformed YAML or JSON: {what}")], {file: text}) from None
+        raise RefereeError(
+            [Problem(span, f"malformed YAML or JSON: {what}")], {file: text}
+        ) from None
     except yaml.YAMLError as err:
         raise RefereeError([Problem(Span(file, 1, 1), f"malformed YAML or JSON: {err}")]) from None
     doc = Document(file, text, None)
@@ -121,6 +129,10 @@ class _Builder:
         if depth > MAX_DEPTH:
             raise self.problem(node, f"nesting deeper than {MAX_DEPTH} levels")
         self.marks[path] = _span(self.file, node)
+        if node.tag not in PLAIN_TAGS:
+            raise self.problem(
+                node, f"YAML tags are not allowed ({node.tag}): a record is plain data"
+            )
         if not isinstance(node, ScalarNode):
             if id(node) in self.seen:
                 raise self.problem(node, "aliases (&anchor / *alias) are not allowed")

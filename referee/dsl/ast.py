@@ -7,7 +7,6 @@ prover can all point back at the text a rule was written in.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from referee.errors import NOWHERE, Span
 
@@ -19,7 +18,7 @@ class TypeRef:
     """A type as written: a name (int, bool, text, an enum or a record) or a collection."""
 
     name: str
-    arg: "TypeRef | None" = None  # element type for list / set
+    arg: TypeRef | None = None  # element type for list / set
     span: Span = field(default=NOWHERE, compare=False)
 
     def __str__(self) -> str:
@@ -269,7 +268,7 @@ class Require(Decl):
     cond: Expr
     message: str
     message_span: Span = NOWHERE
-    parts: list["str | Expr"] = field(default_factory=list)  # message, split and parsed
+    parts: list[str | Expr] = field(default_factory=list)  # message, split and parsed
 
     kind = "require"
 
@@ -350,10 +349,6 @@ class Procedure(Decl):
 
     kind = "procedure"
 
-
-AnyDecl = Union[
-    EnumDecl, RecordDecl, ConstDecl, TableDecl, Define, Require, Property, Procedure, Trigger
-]
 
 # ---------------------------------------------------------------- clauses, printings, overlays
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from referee.dsl import ast
 from referee.dsl.types import ANY, BOOL, BUILTINS, INT, TEXT, T, compatible, list_of
@@ -70,8 +71,10 @@ class Checker:
                     )
                     continue
                 self.sym.clauses[c.number] = c
+                self.clause = c.number
                 for d in c.decls:
                     self._declare_decl(c, d)
+                self.clause = ""
             for o in mod.overlays:
                 if o.id in self.sym.overlays:
                     self.error(o.span, f"duplicate overlay '{o.id}'")
@@ -89,9 +92,9 @@ class Checker:
         elif isinstance(d, (ast.Require, ast.Property, ast.Trigger)):
             self._label(c, d)
 
-    def _add(self, table: dict[str, ast.Decl], d: ast.Decl) -> None:
+    def _add(self, table: dict[str, Any], d: ast.Decl) -> None:
         for other in (self.sym.types, self.sym.values, self.sym.actions):
-            prev = other.get(d.name)
+            prev: ast.Decl | None = other.get(d.name)
             if prev is not None:
                 self.error(d.span, f"'{d.name}' is already declared", f"first at {prev.span}")
                 return
@@ -149,7 +152,9 @@ class Checker:
             self.error(
                 ref.span,
                 f"clause {ref.clause} has no label [{ref.label}]",
-                f"did you mean [{close[0]}]?" if close else f"its labels: {', '.join(known) or 'none'}",
+                f"did you mean [{close[0]}]?"
+                if close
+                else f"its labels: {', '.join(known) or 'none'}",
             )
         return d
 
@@ -256,12 +261,9 @@ class Checker:
                 self.expect(s.ends, env, BOOL)
             if s.ends_then and s.ends_then not in steps:
                 self.unknown(s.span, f"step of procedure {d.name}", s.ends_then, sorted(steps))
-            for t in s.triggers:
-                self.expect(t.cond, env, BOOL)
-                self.stmts(t.body, env, d)
-        for t in d.triggers:
-            self.expect(t.cond, env, BOOL)
-            self.stmts(t.body, env, d)
+        for trig in d.triggers + [t for s in d.steps for t in s.triggers]:
+            self.expect(trig.cond, env, BOOL)
+            self.stmts(trig.body, env, d)
 
     def stmts(self, body: list[ast.Stmt], env: dict[str, T], proc: ast.Procedure | None) -> None:
         scope = dict(env)
@@ -368,7 +370,7 @@ class Checker:
     ) -> None:
         if len(args) != len(ps):
             self.error(span, f"{name} takes {len(ps)} argument(s), {len(args)} given")
-        for p, a in zip(ps, args):
+        for p, a in zip(ps, args, strict=False):  # arity reported above
             self.expect(a, env, self.typeref(p.type))
 
     def expr(self, e: ast.Expr, env: dict[str, T]) -> T:

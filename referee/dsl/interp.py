@@ -68,9 +68,7 @@ class Interpreter:
     def holds(self, req: ast.Require, env: dict[str, Any]) -> tuple[bool, str]:
         """Whether a requirement holds, and its message with the values filled in."""
         ok = bool(self.eval(req.cond, env))
-        text = "".join(
-            p if isinstance(p, str) else _show(self.eval(p, env)) for p in req.parts
-        )
+        text = "".join(p if isinstance(p, str) else _show(self.eval(p, env)) for p in req.parts)
         return ok, text
 
     # ------------------------------------------------------------ calls
@@ -78,7 +76,7 @@ class Interpreter:
         self._depth += 1
         try:
             if isinstance(d, ast.Define):
-                env = {p.name: a for p, a in zip(d.params, args)}
+                env = {p.name: a for p, a in zip(d.params, args, strict=True)}
                 result = self.eval(d.body, env)
             elif isinstance(d, ast.TableDecl):
                 result = self._lookup(d, args[0])
@@ -100,8 +98,8 @@ class Interpreter:
             k = row.key
             if (
                 (row.key_kind == "int" and key == k[0])
-                or (row.key_kind == "range" and k[0] <= key <= k[1])  # type: ignore[operator]
-                or (row.key_kind == "from" and key >= k[0])  # type: ignore[operator]
+                or (row.key_kind == "range" and k[0] <= key <= k[1])
+                or (row.key_kind == "from" and key >= k[0])
                 or (row.key_kind == "enum" and key == k[1])
                 or (row.key_kind == "bool" and key is k[0])
             ):
@@ -126,10 +124,10 @@ class Interpreter:
         if isinstance(e, ast.Call):
             assert isinstance(e.func, ast.Name)
             args = tuple(self.eval(a, env) for a in e.args)
-            d = self.sym.values.get(e.func.id)
-            if d is None:
+            callee = self.sym.values.get(e.func.id)
+            if callee is None:
                 return _builtin(e.func.id, args)
-            return self._invoke(d, args)
+            return self._invoke(callee, args)
         if isinstance(e, ast.Index):
             return self.eval(e.obj, env)[self.eval(e.index, env)]
         if isinstance(e, ast.ListLit):
@@ -167,9 +165,7 @@ class Interpreter:
         if not binders:
             return bool(self.eval(e.body, env))
         b, rest = binders[0], binders[1:]
-        results = (
-            self._quant(e, rest, {**env, b.name: x}) for x in self.eval(b.domain, env)
-        )
+        results = (self._quant(e, rest, {**env, b.name: x}) for x in self.eval(b.domain, env))
         return all(results) if e.kind == "forall" else any(results)
 
     def _binop(self, e: ast.BinOp, env: dict[str, Any]) -> Any:

@@ -56,7 +56,7 @@ FRIENDLY: dict[str, tuple[str, str, list[str]]] = {
     "clause-title": (
         "a clause needs a quoted title after its number",
         'write it as: clause 7.3.5 "Movement and force sizes"',
-        ['clause 2.1\n summary "s"\nend', "clause 2.1 end", 'clause 2.1 define f(): int = 1 end'],
+        ['clause 2.1\n summary "s"\nend', "clause 2.1 end", "clause 2.1 define f(): int = 1 end"],
     ),
     "clause-number": (
         "a clause number has at least two parts, like 7.3.1",
@@ -102,6 +102,32 @@ FRIENDLY: dict[str, tuple[str, str, list[str]]] = {
 OPENERS = {"clause", "overlay", "game", "printing", "extern", "procedure", "amend"}
 
 
+@lru_cache(maxsize=1)
+def _friendly_states() -> dict[tuple[int, str], str]:
+    """(LALR state, token type) of each example's error, to the mistake it shows.
+
+    Like Lark's ``match_examples``, but on the parser's current state alone, so
+    that a mistake is recognised however deep in the file it sits.
+    """
+    table: dict[tuple[int, str], str] = {}
+    for key, (_, _, examples) in FRIENDLY.items():
+        for example in examples:
+            try:
+                lark_parser().parse(example, start="start")
+            except (UnexpectedToken, UnexpectedEOF) as ut:
+                if ut.state is not None:
+                    table.setdefault((ut.state.position, ut.token.type), key)
+    return table
+
+
+def _friendly_key(err: UnexpectedInput) -> str | None:
+    state = getattr(err, "state", None)
+    token = getattr(err, "token", None)
+    if state is None or token is None:
+        return None
+    return _friendly_states().get((state.position, token.type))
+
+
 def _readable(name: str) -> str:
     parser = lark_parser()
     try:
@@ -132,8 +158,11 @@ def _syntax_problem(err: UnexpectedInput, file: str, text: str, start: str) -> P
         lines = text.splitlines() or [""]
         line, col = len(lines), len(lines[-1]) + 1
     span = Span(file, line, col)
-    if isinstance(err, UnexpectedCharacters) and text[err.pos_in_stream] == '"':
-        return Problem(span, "this string is not closed", 'a quoted string ends with " on its own line')
+    pos = getattr(err, "pos_in_stream", None) or 0
+    if isinstance(err, UnexpectedCharacters) and text[pos : pos + 1] == '"':
+        return Problem(
+            span, "this string is not closed", 'a quoted string ends with " on its own line'
+        )
     if isinstance(err, UnexpectedToken) and str(err.token) in OPENERS and err.token.type != "NAME":
         return Problem(
             span,
@@ -141,25 +170,17 @@ def _syntax_problem(err: UnexpectedInput, file: str, text: str, start: str) -> P
             " is not closed",
             "add `end` before this line",
         )
-    if start == "start":
-        try:
-            key = err.match_examples(
-                lambda s: lark_parser().parse(s, start="start"),
-                {k: v[2] for k, v in FRIENDLY.items()},
-                use_accepts=False,
-            )
-        except Exception:  # a broken example must not hide the user's error
-            key = None
-        if key:
-            message, hint, _ = FRIENDLY[key]
-            return Problem(span, message, hint)
+    key = _friendly_key(err) if start == "start" else None
+    if key:
+        message, hint, _ = FRIENDLY[key]
+        return Problem(span, message, hint)
     if isinstance(err, UnexpectedToken):
         expected = sorted({_readable(t) for t in err.expected if t != "$END"})
         found = "the end of the file" if err.token.type == "$END" else f"`{err.token}`"
         message = f"unexpected {found}"
     elif isinstance(err, UnexpectedCharacters):
         expected = sorted({_readable(t) for t in err.allowed})
-        message = f"unexpected character {text[err.pos_in_stream]!r}"
+        message = f"unexpected character {text[pos : pos + 1]!r}"
     else:
         expected = sorted({_readable(t) for t in getattr(err, "expected", [])})
         message = "unexpected end of the file"
@@ -313,9 +334,7 @@ class _ToAst(Transformer[Token, Any]):
     ) -> ast.Stmt:
         return ast.IfStmt(cond, then, orelse or [], span=self.s(meta))
 
-    def for_stmt(
-        self, meta: Meta, var: Token, domain: ast.Expr, body: list[ast.Stmt]
-    ) -> ast.Stmt:
+    def for_stmt(self, meta: Meta, var: Token, domain: ast.Expr, body: list[ast.Stmt]) -> ast.Stmt:
         return ast.ForStmt(str(var), domain, body, span=self.s(meta))
 
     def let_stmt(self, meta: Meta, name: Token, value: ast.Expr) -> ast.Stmt:
@@ -453,9 +472,7 @@ class _ToAst(Transformer[Token, Any]):
             self.s(meta),
         )
 
-    def trigger(
-        self, meta: Meta, label: Token, cond: ast.Expr, body: list[ast.Stmt]
-    ) -> ast.Decl:
+    def trigger(self, meta: Meta, label: Token, cond: ast.Expr, body: list[ast.Stmt]) -> ast.Decl:
         return ast.Trigger(str(label), cond, body, span=self.s(meta))
 
     def step(self, meta: Meta, name: Token, *members: Any) -> ast.Step:

@@ -11,7 +11,7 @@ class T:
 
     kind: str  # int | bool | text | enum | record | list | set | any
     name: str = ""
-    arg: "T | None" = None
+    arg: T | None = None
 
     def __str__(self) -> str:
         if self.kind in ("list", "set"):
