@@ -16,7 +16,13 @@ from typing import Any
 
 from referee import __version__
 from referee.errors import RefereeError
-from referee.explain import clauses_table, explain, render_explanation, render_table
+from referee.explain import (
+    clauses_table,
+    explain,
+    render_explanation,
+    render_markdown,
+    render_table,
+)
 from referee.spec import Spec, load_spec
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
@@ -28,7 +34,7 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"referee: error: {message}\n")
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def _common(p: argparse.ArgumentParser, formats: tuple[str, ...] = ("text", "json")) -> None:
     p.add_argument(
         "--spec",
         type=Path,
@@ -41,7 +47,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="component files (map.yaml, cards.yaml, blocks.yaml) replacing the spec's own",
     )
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    p.add_argument("--format", choices=formats, default="text", help="output format")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("clauses", help="list every clause of the rulebook")
-    _common(p)
+    _common(p, formats=("text", "json", "markdown"))
     p.set_defaults(run=cmd_clauses)
 
     p = sub.add_parser("explain", help="explain one clause, label or definition")
@@ -81,8 +87,12 @@ def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
 
 
 def cmd_clauses(args: argparse.Namespace) -> int:
-    rows = clauses_table(_load(args))
-    _emit(args, rows, render_table(rows))
+    spec = _load(args)
+    rows = clauses_table(spec)
+    if args.format == "markdown":
+        print(render_markdown(spec, rows))
+    else:
+        _emit(args, rows, render_table(rows))
     return EXIT_OK
 
 

@@ -163,3 +163,17 @@ def test_spec_check_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
     out = json.loads(capsys.readouterr().out)
     assert out["ok"] and out["clauses"] == len(RULEBOOK)
     assert out["components"]["locations"] == 51 and out["components"]["segments"] == 62
+
+
+def test_clause_reference_page_is_current(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.chdir(root)
+    assert main(["clauses", "--format", "markdown"]) == 0
+    generated = capsys.readouterr().out
+    assert (root / "docs" / "clauses.md").read_text() == generated, (
+        "docs/clauses.md is stale: run `referee clauses --format markdown > docs/clauses.md`"
+    )
