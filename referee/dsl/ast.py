@@ -49,6 +49,18 @@ class BoolLit(Expr):
 
 
 @dataclass
+class Nothing(Expr):
+    """The absent value: a location with no castle has castle = nothing."""
+
+
+@dataclass
+class Data(Expr):
+    """``data locations``: the items of a component collection."""
+
+    collection: str
+
+
+@dataclass
 class Name(Expr):
     id: str
 
@@ -188,6 +200,14 @@ class LetStmt(Stmt):
     value: Expr
 
 
+@dataclass
+class CheckStmt(Stmt):
+    """``check 7.3.1/no-pickup(n)``: the requirement must hold here, or the event is illegal."""
+
+    ref: "Ref"
+    args: list[Expr] | None
+
+
 # ---------------------------------------------------------------- declarations
 
 
@@ -220,8 +240,20 @@ class EnumDecl(Decl):
 @dataclass
 class RecordDecl(Decl):
     fields: list[Param]
+    from_data: str = ""  # the collection whose items have this shape
 
     kind = "record"
+
+
+@dataclass
+class StateDecl(Decl):
+    """Game state: one value, or (with params) one value per key, each starting at ``value``."""
+
+    params: list[Param]
+    type: TypeRef
+    value: Expr
+
+    kind = "state"
 
 
 @dataclass
@@ -328,6 +360,7 @@ class Step:
     ends: Expr | None
     ends_then: str
     triggers: list[Trigger]
+    enter: list[Stmt] = field(default_factory=list)
     span: Span = NOWHERE
 
 
@@ -389,6 +422,8 @@ class Printing:
 class Game:
     name: str
     title: str
+    players: str = ""  # the type of the `by` of every event
+    start: str = ""  # the procedure a game from its set-up runs
     span: Span = NOWHERE
 
 

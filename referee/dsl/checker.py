@@ -42,6 +42,7 @@ class Checker:
         self.sym = Symbols(data_values=data_values)
         self.problems: list[Problem] = []
         self.clause = ""  # the clause being checked, for usage records
+        self.players: T = ANY  # the type of `by`, the actor of an event
 
     # ------------------------------------------------------------ reporting
     def error(self, span: Span, message: str, hint: str = "") -> None:
@@ -83,7 +84,7 @@ class Checker:
     def _declare_decl(self, c: ast.Clause, d: ast.Decl) -> None:
         if isinstance(d, (ast.EnumDecl, ast.RecordDecl)):
             self._add(self.sym.types, d)
-        elif isinstance(d, (ast.ConstDecl, ast.Define, ast.TableDecl)):
+        elif isinstance(d, (ast.ConstDecl, ast.Define, ast.TableDecl, ast.StateDecl)):
             self._add(self.sym.values, d)
         elif isinstance(d, ast.Procedure):
             self._add(self.sym.actions, d)
@@ -110,6 +111,9 @@ class Checker:
     def check(self) -> Symbols:
         self.declare()
         for mod in self.modules:
+            for g in mod.games:
+                self.game(g)
+        for mod in self.modules:
             for ext in mod.externs:
                 self.clause = ""
                 for p in ext.params:
@@ -130,6 +134,14 @@ class Checker:
                 self.overlay(o)
         self.clause = ""
         return self.sym
+
+    def game(self, g: ast.Game) -> None:
+        if g.players:
+            self.players = self.typeref(ast.TypeRef(g.players, None, g.span))
+        if g.start and not isinstance(self.sym.actions.get(g.start), ast.Procedure):
+            self.unknown(g.span, "procedure", g.start, [
+                k for k, v in self.sym.actions.items() if isinstance(v, ast.Procedure)
+            ])
 
     def ref(self, ref: ast.Ref, use: bool = True) -> ast.Decl | ast.Clause | None:
         """Resolve a clause or label reference; ``use`` records the citing clause as a user."""
@@ -194,6 +206,10 @@ class Checker:
         elif isinstance(d, ast.RecordDecl):
             for f in d.fields:
                 self.typeref(f.type)
+            if d.from_data and d.from_data not in self.sym.data_values:
+                self.unknown(d.span, "data collection", d.from_data, list(self.sym.data_values))
+        elif isinstance(d, ast.StateDecl):
+            self.expect(d.value, self.params(d.params), self.typeref(d.type))
         elif isinstance(d, ast.ConstDecl):
             self.expect(d.value, {}, self.typeref(d.type))
         elif isinstance(d, ast.Define):
@@ -249,9 +265,10 @@ class Checker:
         steps = {s.name for s in d.steps}
         for s in d.steps:
             if s.actor is not None:
-                self.expr(s.actor, env)
+                self.expect(s.actor, env, self.players)
+            self.stmts(s.enter, env, d)
             for a in s.allows:
-                local = self.params(a.params, env)
+                local = self.params(a.params, {**env, "by": self.players})
                 for r in a.requires:
                     self.ref(r)
                 self.stmts(a.effects, local, d)
@@ -270,8 +287,11 @@ class Checker:
         for st in body:
             if isinstance(st, ast.SetStmt):
                 target = self.expr(st.target, scope)
-                if not isinstance(st.target, (ast.Name, ast.Field, ast.Index)):
-                    self.error(st.span, "only a variable or one of its fields can be set")
+                if not self.settable(st.target, scope):
+                    self.error(
+                        st.target.span,
+                        "only game state (a `state` or a procedure's `var`) can be set",
+                    )
                 if st.op == "=":
                     self.expect(st.value, scope, target)
                 else:
@@ -297,6 +317,39 @@ class Checker:
                 self.stmts(st.body, {**scope, st.var: elem}, proc)
             elif isinstance(st, ast.LetStmt):
                 scope[st.name] = self.expr(st.value, scope)
+            elif isinstance(st, ast.CheckStmt):
+                self.check_stmt(st, scope)
+
+    def settable(self, target: ast.Expr, scope: dict[str, T]) -> bool:
+        if isinstance(target, ast.Name):
+            return target.id in scope or isinstance(self.sym.values.get(target.id), ast.StateDecl)
+        if isinstance(target, ast.Call) and isinstance(target.func, ast.Name):
+            return isinstance(self.sym.values.get(target.func.id), ast.StateDecl)
+        return False
+
+    def check_stmt(self, st: ast.CheckStmt, scope: dict[str, T]) -> None:
+        req = self.ref(st.ref)
+        if req is None:
+            return
+        if not isinstance(req, ast.Require):
+            what = req.kind if isinstance(req, ast.Decl) else "clause"
+            self.error(st.span, f"{st.ref} is a {what}, not a requirement")
+            return
+        if st.args is not None:
+            self.call_args(st.span, str(st.ref), req.params, st.args, scope)
+            return
+        for p in req.params:
+            if p.name not in scope:
+                self.error(
+                    st.span,
+                    f"{st.ref} needs '{p.name}', and nothing of that name is in scope here",
+                    "pass its arguments in order: check " + str(st.ref) + "(...)",
+                )
+            elif not compatible(self.typeref(p.type), scope[p.name]):
+                self.error(
+                    st.span,
+                    f"{st.ref} needs '{p.name}' as {self.typeref(p.type)}, found {scope[p.name]}",
+                )
 
     def overlay(self, o: ast.Overlay) -> None:
         self.clause = ""
@@ -384,6 +437,20 @@ class Checker:
             return TEXT
         if isinstance(e, ast.BoolLit):
             return BOOL
+        if isinstance(e, ast.Nothing):
+            return ANY
+        if isinstance(e, ast.Data):
+            if e.collection not in self.sym.data_values:
+                self.unknown(e.span, "data collection", e.collection, list(self.sym.data_values))
+            rec = next(
+                (
+                    t
+                    for t in self.sym.types.values()
+                    if isinstance(t, ast.RecordDecl) and t.from_data == e.collection
+                ),
+                None,
+            )
+            return list_of(T("record", rec.name) if rec else ANY)
         if isinstance(e, ast.Name):
             return self.name(e, env)
         if isinstance(e, ast.Field):
@@ -392,8 +459,9 @@ class Checker:
             base = self.expr(e.obj, env)
             if base.kind == "any":
                 return ANY
-            rec = self.sym.types.get(base.name) if base.kind == "record" else None
-            if not isinstance(rec, ast.RecordDecl):
+            found = self.sym.types.get(base.name) if base.kind == "record" else None
+            rec = found if isinstance(found, ast.RecordDecl) else None
+            if rec is None:
                 self.error(e.span, f"{base} has no fields")
                 return ANY
             for f in rec.fields:
@@ -461,7 +529,7 @@ class Checker:
         if e.id in env:
             return env[e.id]
         d = self.sym.values.get(e.id)
-        if isinstance(d, ast.ConstDecl):
+        if isinstance(d, ast.ConstDecl) or (isinstance(d, ast.StateDecl) and not d.params):
             self._use(d)
             return self.typeref(d.type)
         if d is not None:
@@ -488,6 +556,10 @@ class Checker:
             self._use(d)
             self.call_args(e.span, name, [d.param], e.args, env)
             return self.typeref(d.type)
+        if isinstance(d, ast.StateDecl):
+            self._use(d)
+            self.call_args(e.span, name, d.params, e.args, env)
+            return self.typeref(d.type)
         if isinstance(d, ast.Extern):
             self._use(d)
             self.call_args(e.span, name, d.params, e.args, env)
@@ -510,6 +582,18 @@ class Checker:
         if name == "size":
             self.element(e.args[0], env)
             return INT
+        if name in ("includes", "without"):
+            elem = self.element(e.args[0], env)
+            self.expect(e.args[1], env, list_of(elem))
+            return BOOL if name == "includes" else list_of(elem)
+        if name in ("take", "drop"):
+            elem = self.element(e.args[0], env)
+            self.expect(e.args[1], env, INT)
+            return list_of(elem)
+        if name == "last":
+            return self.element(e.args[0], env)
+        if name == "distinct":
+            return list_of(self.element(e.args[0], env))
         if name in ("min", "max") and len(e.args) == 1:
             elem = self.element(e.args[0], env)
             if not compatible(INT, elem):
@@ -529,6 +613,9 @@ class Checker:
             self.expect(e.left, env, elem)
             return BOOL
         left = self.expr(e.left, env)
+        if e.op == "+" and left.kind == "list":
+            self.expect(e.right, env, left)
+            return left
         if e.op in EQUAL:
             self.expect(e.right, env, left)
             return BOOL

@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
-from referee.errors import fail
+from referee.errors import Span, fail
 
 
 @dataclass
@@ -42,13 +42,46 @@ def _show(v: Any) -> str:
     return str(v)
 
 
+class CheckFailed(Exception):
+    """A ``check`` whose requirement does not hold: the event is illegal."""
+
+    def __init__(
+        self, req: ast.Require, message: str, trace: list[TraceEntry], span: Span, args: dict[str, Any]
+    ) -> None:
+        super().__init__(message)
+        self.req = req
+        self.message = message
+        self.trace = trace
+        self.span = span
+        self.bound = args
+
+
+def key_of(v: Any) -> Any:
+    """A hashable stand-in for a value: records by their name or id."""
+    if isinstance(v, dict):
+        return v.get("id", v.get("name", id(v)))
+    if isinstance(v, (tuple, list)):
+        return tuple(key_of(x) for x in v)
+    return v
+
+
 @dataclass
 class Interpreter:
     sym: Symbols
     externs: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     trace: list[TraceEntry] | None = None
+    components: Mapping[str, list[Any]] = field(default_factory=dict)
+    # game state: a value per state name; for a keyed state, a dict by key
+    state: dict[str, Any] = field(default_factory=dict)
+    # the running procedure's variables
+    frame: dict[str, Any] = field(default_factory=dict)
+    # called for `do procedure(...)`: the engine runs it
+    on_procedure: Callable[[ast.Procedure, tuple[Any, ...]], None] | None = None
+    # overlays whose amended declarations were evaluated
+    relied: set[str] = field(default_factory=set)
     _depth: int = 0
     _consts: dict[str, Any] = field(default_factory=dict)
+    _index: dict[int, dict[Any, Any]] = field(default_factory=dict)
 
     # ------------------------------------------------------------ entry points
     def call(self, name: str, *args: Any) -> Any:
@@ -113,9 +146,17 @@ class Interpreter:
         if isinstance(e, ast.Name):
             if e.id in env:
                 return env[e.id]
+            if e.id in self.frame:
+                return self.frame[e.id]
             d = self.sym.values[e.id]
+            if isinstance(d, ast.StateDecl):
+                return self.read_state(d, ())
             assert isinstance(d, ast.ConstDecl)
             return self.const(d)
+        if isinstance(e, ast.Nothing):
+            return None
+        if isinstance(e, ast.Data):
+            return self.components.get(e.collection, ())
         if isinstance(e, ast.Field):
             if isinstance(e.obj, ast.Name) and e.obj.id not in env and e.obj.id in self.sym.types:
                 return e.name  # an enum literal: its value's name
@@ -127,9 +168,15 @@ class Interpreter:
             callee = self.sym.values.get(e.func.id)
             if callee is None:
                 return _builtin(e.func.id, args)
+            if isinstance(callee, ast.StateDecl):
+                return self.read_state(callee, args)
             return self._invoke(callee, args)
         if isinstance(e, ast.Index):
-            return self.eval(e.obj, env)[self.eval(e.index, env)]
+            obj = self.eval(e.obj, env)
+            index = self.eval(e.index, env)
+            if isinstance(index, str):
+                return self._by_name(obj, index)
+            return obj[index]
         if isinstance(e, ast.ListLit):
             return tuple(self.eval(i, env) for i in e.items)
         if isinstance(e, ast.BinOp):
@@ -160,6 +207,102 @@ class Interpreter:
                     total += self.eval(e.value, scope)
             return total
         raise AssertionError(f"cannot evaluate {type(e).__name__}")
+
+    def _by_name(self, items: Any, name: str) -> Any:
+        """``data places["A"]``: the item of a collection with that name or id."""
+        index = self._index.get(id(items))
+        if index is None:
+            index = {key_of(i): i for i in items}
+            self._index[id(items)] = index
+        return index.get(name)
+
+    # ------------------------------------------------------------ state
+    def read_state(self, d: ast.StateDecl, args: tuple[Any, ...]) -> Any:
+        if not d.params:
+            if d.name not in self.state:
+                self.state[d.name] = self.eval(d.value, {})
+            return self.state[d.name]
+        table = self.state.setdefault(d.name, {})
+        k = key_of(args)
+        if k not in table:
+            env = {p.name: a for p, a in zip(d.params, args, strict=True)}
+            table[k] = self.eval(d.value, env)
+        return table[k]
+
+    def write_state(self, d: ast.StateDecl, args: tuple[Any, ...], value: Any) -> None:
+        if not d.params:
+            self.state[d.name] = value
+        else:
+            self.state.setdefault(d.name, {})[key_of(args)] = value
+
+    # ------------------------------------------------------------ statements
+    def run(self, stmts: list[ast.Stmt], env: dict[str, Any]) -> None:
+        """Run statements; a failed ``check`` raises CheckFailed."""
+        for st in stmts:
+            self._stmt(st, env)
+
+    def _stmt(self, st: ast.Stmt, env: dict[str, Any]) -> None:  # noqa: C901 - one case a node
+        if isinstance(st, ast.SetStmt):
+            value = self.eval(st.value, env)
+            if st.op != "=":
+                current = self.eval(st.target, env)
+                value = current + value if st.op == "+=" else current - value
+            self._assign(st.target, value, env)
+        elif isinstance(st, ast.LetStmt):
+            env[st.name] = self.eval(st.value, env)
+        elif isinstance(st, ast.IfStmt):
+            self.run(st.then if self.eval(st.cond, env) else st.orelse, env)
+        elif isinstance(st, ast.ForStmt):
+            for x in self.eval(st.domain, env):
+                self.run(st.body, {**env, st.var: x})
+        elif isinstance(st, ast.CheckStmt):
+            self.check(st, env)
+        elif isinstance(st, ast.DoStmt):
+            args = tuple(self.eval(a, env) for a in st.args)
+            callee = self.sym.actions.get(st.name)
+            if isinstance(callee, ast.Procedure):
+                if self.on_procedure is None:
+                    raise fail(st.span, f"no engine to run procedure {st.name}")
+                self.on_procedure(callee, args)
+            else:
+                fn = self.externs.get(st.name)
+                if fn is None:
+                    raise fail(st.span, f"the engine provides no action '{st.name}'")
+                fn(*args)
+
+    def _assign(self, target: ast.Expr, value: Any, env: dict[str, Any]) -> None:
+        if isinstance(target, ast.Name):
+            if target.id in env:
+                env[target.id] = value
+            elif target.id in self.frame:
+                self.frame[target.id] = value
+            else:
+                d = self.sym.values[target.id]
+                assert isinstance(d, ast.StateDecl)
+                self.write_state(d, (), value)
+        elif isinstance(target, ast.Call) and isinstance(target.func, ast.Name):
+            d = self.sym.values[target.func.id]
+            assert isinstance(d, ast.StateDecl)
+            self.write_state(d, tuple(self.eval(a, env) for a in target.args), value)
+
+    def check(self, st: ast.CheckStmt, env: dict[str, Any]) -> None:
+        req = self.sym.labels.get(str(st.ref))
+        if req is None:  # dropped by an overlay in force
+            return
+        assert isinstance(req, ast.Require)
+        if st.args is None:
+            args = {p.name: env[p.name] if p.name in env else self.frame[p.name] for p in req.params}
+        else:
+            values = [self.eval(a, env) for a in st.args]
+            args = {p.name: v for p, v in zip(req.params, values, strict=True)}
+        saved, self.trace = self.trace, []
+        try:
+            ok, message = self.holds(req, dict(args))
+            trace = self.trace
+        finally:
+            self.trace = saved
+        if not ok:
+            raise CheckFailed(req, message, trace, st.span, dict(args))
 
     def _quant(self, e: ast.Quant, binders: list[ast.Binder], env: dict[str, Any]) -> bool:
         if not binders:
@@ -199,9 +342,46 @@ _OPS: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
+def without(xs: Any, ys: Any) -> tuple[Any, ...]:
+    out = list(xs)
+    keys = [key_of(x) for x in out]
+    for y in ys:
+        k = key_of(y)
+        if k in keys:
+            i = keys.index(k)
+            del out[i], keys[i]
+    return tuple(out)
+
+
+def includes(xs: Any, ys: Any) -> bool:
+    return len(without(xs, ys)) == len(xs) - len(tuple(ys))
+
+
+def _distinct(xs: Any) -> tuple[Any, ...]:
+    seen: set[Any] = set()
+    out = []
+    for x in xs:
+        if key_of(x) not in seen:
+            seen.add(key_of(x))
+            out.append(x)
+    return tuple(out)
+
+
 def _builtin(name: str, args: tuple[Any, ...]) -> Any:
     if name == "size":
         return len(args[0])
+    if name == "includes":
+        return includes(*args)
+    if name == "without":
+        return without(*args)
+    if name == "take":
+        return tuple(args[0])[: max(args[1], 0)]
+    if name == "drop":
+        return tuple(args[0])[max(args[1], 0) :]
+    if name == "last":
+        return tuple(args[0])[-1] if args[0] else None
+    if name == "distinct":
+        return _distinct(args[0])
     if name == "abs":
         return abs(args[0])
     values = args[0] if len(args) == 1 else args

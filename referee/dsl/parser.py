@@ -217,9 +217,10 @@ def _unquote(s: str) -> str:
 class _ToAst(Transformer[Token, Any]):
     """Lark tree to ast nodes. One method a grammar rule; each keeps its span."""
 
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, source: str = "") -> None:
         super().__init__()
         self.file = file
+        self.source = source
 
     def s(self, meta: Meta | Token) -> Span:
         return _span(self.file, meta)
@@ -236,6 +237,12 @@ class _ToAst(Transformer[Token, Any]):
 
     def false_lit(self, meta: Meta) -> ast.Expr:
         return ast.BoolLit(False, span=self.s(meta))
+
+    def nothing_lit(self, meta: Meta) -> ast.Expr:
+        return ast.Nothing(span=self.s(meta))
+
+    def data_expr(self, meta: Meta, name: Token) -> ast.Expr:
+        return ast.Data(str(name), span=self.s(meta))
 
     def name_ref(self, meta: Meta, tok: Token) -> ast.Expr:
         return ast.Name(str(tok), span=self.s(meta))
@@ -340,6 +347,14 @@ class _ToAst(Transformer[Token, Any]):
     def let_stmt(self, meta: Meta, name: Token, value: ast.Expr) -> ast.Stmt:
         return ast.LetStmt(str(name), value, span=self.s(meta))
 
+    def check_stmt(self, meta: Meta, tok: Token, args: list[ast.Expr] | None) -> ast.Stmt:
+        ref = self.label_ref(meta, tok)
+        has_parens = self.text_after(tok).lstrip().startswith("(")
+        return ast.CheckStmt(ref, (args or []) if has_parens else None, span=self.s(meta))
+
+    def text_after(self, tok: Token) -> str:
+        return self.source[tok.end_pos or 0 : (tok.end_pos or 0) + 3]
+
     # -- declarations
     def param(self, meta: Meta, name: Token, typ: ast.TypeRef) -> ast.Param:
         return ast.Param(str(name), typ, self.s(meta))
@@ -359,8 +374,17 @@ class _ToAst(Transformer[Token, Any]):
     def enum_from_data(self, meta: Meta, name: Token, coll: Token) -> ast.Decl:
         return ast.EnumDecl(str(name), [], str(coll), span=self.s(meta))
 
-    def record_decl(self, meta: Meta, name: Token, *fields: ast.Param | None) -> ast.Decl:
-        return ast.RecordDecl(str(name), [f for f in fields if f is not None], span=self.s(meta))
+    def record_decl(
+        self, meta: Meta, name: Token, coll: Token | None, *fields: ast.Param | None
+    ) -> ast.Decl:
+        return ast.RecordDecl(
+            str(name), [f for f in fields if f is not None], str(coll or ""), span=self.s(meta)
+        )
+
+    def state_decl(
+        self, meta: Meta, name: Token, params: Any, typ: ast.TypeRef, value: ast.Expr
+    ) -> ast.Decl:
+        return ast.StateDecl(str(name), params or [], typ, value, span=self.s(meta))
 
     def const_decl(self, meta: Meta, name: Token, typ: ast.TypeRef, value: ast.Expr) -> ast.Decl:
         return ast.ConstDecl(str(name), typ, value, span=self.s(meta))
@@ -459,6 +483,9 @@ class _ToAst(Transformer[Token, Any]):
     def then(self, meta: Meta, name: Token) -> tuple[str, Any]:
         return ("then", str(name))
 
+    def enter(self, meta: Meta, stmts: list[ast.Stmt]) -> tuple[str, Any]:
+        return ("enter", stmts)
+
     def ends(self, meta: Meta, cond: ast.Expr, then: tuple[str, str] | None) -> tuple[str, Any]:
         return ("ends", (cond, then[1] if then else ""))
 
@@ -481,6 +508,7 @@ class _ToAst(Transformer[Token, Any]):
         ends_then = ""
         allows: list[ast.Allow] = []
         triggers: list[ast.Trigger] = []
+        enter: list[ast.Stmt] = []
         for m in members:
             if isinstance(m, ast.Allow):
                 allows.append(m)
@@ -490,7 +518,9 @@ class _ToAst(Transformer[Token, Any]):
                 actor = m[1]
             elif m[0] == "ends":
                 ends, ends_then = m[1]
-        return ast.Step(str(name), actor, allows, ends, ends_then, triggers, self.s(meta))
+            elif m[0] == "enter":
+                enter = m[1]
+        return ast.Step(str(name), actor, allows, ends, ends_then, triggers, enter, self.s(meta))
 
     def procedure(
         self, meta: Meta, name: Token, title: Token, params: Any, *members: Any
@@ -541,8 +571,12 @@ class _ToAst(Transformer[Token, Any]):
     def printing(self, meta: Meta, pid: Token, title: Token, base: bool | None) -> ast.Printing:
         return ast.Printing(str(pid), _unquote(title), bool(base), self.s(meta))
 
-    def game(self, meta: Meta, name: Token, title: Token) -> ast.Game:
-        return ast.Game(str(name), _unquote(title), self.s(meta))
+    def game(
+        self, meta: Meta, name: Token, title: Token, players: Token | None, start: Token | None
+    ) -> ast.Game:
+        return ast.Game(
+            str(name), _unquote(title), str(players or ""), str(start or ""), self.s(meta)
+        )
 
     # -- overlays
     def overlay_kind(self, meta: Meta, kind: Token) -> tuple[str, Any]:
@@ -648,7 +682,7 @@ def parse_module(text: str, file: str) -> ast.Module:
     except UnexpectedInput as err:
         raise RefereeError([_syntax_problem(err, file, text, "start")], {file: text}) from None
     try:
-        items = _ToAst(file).transform(tree)
+        items = _ToAst(file, text).transform(tree)
     except Exception as err:  # VisitError wrapping a RefereeError from a message
         inner = getattr(err, "orig_exc", err)
         if isinstance(inner, RefereeError):

@@ -52,4 +52,10 @@ BUILTINS: dict[str, tuple[int, int, str]] = {
     "max": (1, -1, "the largest of its arguments, or of a list of whole numbers"),
     "abs": (1, 1, "the absolute value of a whole number"),
     "size": (1, 1, "the number of items in a list or set"),
+    "includes": (2, 2, "whether a list holds every item of another, counting repeats"),
+    "without": (2, 2, "a list less the items of another, one for one"),
+    "take": (2, 2, "the first n items of a list"),
+    "drop": (2, 2, "a list less its first n items"),
+    "last": (1, 1, "the last item of a list"),
+    "distinct": (1, 1, "a list without repeats, in first-seen order"),
 }
