@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from referee import __version__
+from referee.dsl.overlays import Choice
+from referee.engine.replay import check_record, render
 from referee.errors import RefereeError
 from referee.explain import (
     clauses_table,
@@ -67,6 +69,21 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.set_defaults(run=cmd_explain)
 
+    p = sub.add_parser("check", help="replay game records and judge every event")
+    p.add_argument("records", nargs="+", type=Path, metavar="RECORD", help="YAML or JSON records")
+    p.add_argument("--printing", default="", help="the rulebook printing (default: the base one)")
+    p.add_argument(
+        "--overlay", action="append", default=[], metavar="ID", help="switch an overlay on"
+    )
+    p.add_argument(
+        "--no-overlay", action="append", default=[], metavar="ID", help="switch an overlay off"
+    )
+    p.add_argument(
+        "--all", action="store_true", help="go on past an illegal event and report every one"
+    )
+    _common(p)
+    p.set_defaults(run=cmd_check)
+
     p = sub.add_parser("spec", help="work on the spec itself")
     spec_sub = p.add_subparsers(dest="spec_command", metavar="ACTION", parser_class=_Parser)
     c = spec_sub.add_parser("check", help="parse and check every clause, overlay and data file")
@@ -100,6 +117,20 @@ def cmd_explain(args: argparse.Namespace) -> int:
     x = explain(_load(args), args.topic)
     _emit(args, x, render_explanation(x))
     return EXIT_OK
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    spec = _load(args)
+    choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
+    verdicts = []
+    for path in args.records:
+        verdicts.append(check_record(spec, path, choice, keep_going=args.all))
+    if args.format == "json":
+        data: Any = [v.as_json() for v in verdicts]
+        print(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(render(v) for v in verdicts))
+    return EXIT_OK if all(v.legal for v in verdicts) else EXIT_ILLEGAL
 
 
 def cmd_spec_check(args: argparse.Namespace) -> int:

@@ -44,6 +44,13 @@ class StrLit(Expr):
 
 
 @dataclass
+class Text(Expr):
+    """``"week {week}"``: text with values filled in."""
+
+    parts: list[str | Expr]
+
+
+@dataclass
 class BoolLit(Expr):
     value: bool
 
@@ -152,6 +159,16 @@ class Count(Expr):
 
 
 @dataclass
+class Comp(Expr):
+    """``[b.mon for b in earlier where b.leader]``: a list built from another."""
+
+    value: Expr
+    var: str
+    domain: Expr
+    where: Expr | None
+
+
+@dataclass
 class Sum(Expr):
     value: Expr
     var: str
@@ -204,7 +221,7 @@ class LetStmt(Stmt):
 class CheckStmt(Stmt):
     """``check 7.3.1/no-pickup(n)``: the requirement must hold here, or the event is illegal."""
 
-    ref: "Ref"
+    ref: Ref
     args: list[Expr] | None
 
 
@@ -216,6 +233,7 @@ class Param:
     name: str
     type: TypeRef
     span: Span = NOWHERE
+    default: Expr | None = None  # a record field a record may leave out
 
 
 @dataclass
@@ -225,6 +243,7 @@ class Decl:
     name: str
     span: Span = field(default=NOWHERE, kw_only=True)
     clause: str = field(default="", kw_only=True)
+    overlay: str = field(default="", kw_only=True)  # the overlay that put it in force, if any
 
     kind = "declaration"
 

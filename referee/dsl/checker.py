@@ -32,6 +32,8 @@ class Symbols:
     labels: dict[str, ast.Decl] = field(default_factory=dict)  # "7.3.1/no-pickup"
     overlays: dict[str, ast.Overlay] = field(default_factory=dict)
     data_values: dict[str, set[str]] = field(default_factory=dict)
+    # labels an overlay in force has dropped, with the overlay's id
+    dropped: dict[str, str] = field(default_factory=dict)
     # clause number -> the clauses whose rules use something it declares
     used_by: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
 
@@ -139,9 +141,12 @@ class Checker:
         if g.players:
             self.players = self.typeref(ast.TypeRef(g.players, None, g.span))
         if g.start and not isinstance(self.sym.actions.get(g.start), ast.Procedure):
-            self.unknown(g.span, "procedure", g.start, [
-                k for k, v in self.sym.actions.items() if isinstance(v, ast.Procedure)
-            ])
+            self.unknown(
+                g.span,
+                "procedure",
+                g.start,
+                [k for k, v in self.sym.actions.items() if isinstance(v, ast.Procedure)],
+            )
 
     def ref(self, ref: ast.Ref, use: bool = True) -> ast.Decl | ast.Clause | None:
         """Resolve a clause or label reference; ``use`` records the citing clause as a user."""
@@ -205,7 +210,9 @@ class Checker:
                 self.unknown(d.span, "data collection", d.from_data, list(self.sym.data_values))
         elif isinstance(d, ast.RecordDecl):
             for f in d.fields:
-                self.typeref(f.type)
+                ft = self.typeref(f.type)
+                if f.default is not None:
+                    self.expect(f.default, {}, ft)
             if d.from_data and d.from_data not in self.sym.data_values:
                 self.unknown(d.span, "data collection", d.from_data, list(self.sym.data_values))
         elif isinstance(d, ast.StateDecl):
@@ -435,6 +442,11 @@ class Checker:
             return INT
         if isinstance(e, ast.StrLit):
             return TEXT
+        if isinstance(e, ast.Text):
+            for part in e.parts:
+                if isinstance(part, ast.Expr):
+                    self.expr(part, env)
+            return TEXT
         if isinstance(e, ast.BoolLit):
             return BOOL
         if isinstance(e, ast.Nothing):
@@ -517,6 +529,11 @@ class Checker:
             if e.where is not None:
                 self.expect(e.where, scope, BOOL)
             return INT
+        if isinstance(e, ast.Comp):
+            scope = {**env, e.var: self.element(e.domain, env)}
+            if e.where is not None:
+                self.expect(e.where, scope, BOOL)
+            return list_of(self.expr(e.value, scope))
         if isinstance(e, ast.Sum):
             scope = {**env, e.var: self.element(e.domain, env)}
             if e.where is not None:
@@ -594,6 +611,14 @@ class Checker:
             return self.element(e.args[0], env)
         if name == "distinct":
             return list_of(self.element(e.args[0], env))
+        if name == "repeat":
+            self.expect(e.args[1], env, INT)
+            return list_of(self.expr(e.args[0], env))
+        if name == "flatten":
+            inner = self.element(e.args[0], env)
+            if inner.kind not in ("list", "any"):
+                self.error(e.span, f"flatten needs a list of lists, found list of {inner}")
+            return inner if inner.kind == "list" else list_of(ANY)
         if name in ("min", "max") and len(e.args) == 1:
             elem = self.element(e.args[0], env)
             if not compatible(INT, elem):

@@ -28,15 +28,15 @@ class TraceEntry:
     depth: int
 
     def __str__(self) -> str:
-        args = ", ".join(_show(a) for a in self.args)
-        return f"{self.name}({args}) = {_show(self.result)}  ({self.clause})"
+        args = ", ".join(show(a) for a in self.args)
+        return f"{self.name}({args}) = {show(self.result)}  ({self.clause})"
 
 
-def _show(v: Any) -> str:
+def show(v: Any) -> str:
     if isinstance(v, dict):
         return str(v.get("id", v.get("name", "{...}")))
     if isinstance(v, (tuple, list, frozenset)):
-        return "[" + ", ".join(_show(x) for x in v) + "]"
+        return "[" + ", ".join(show(x) for x in v) + "]"
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v)
@@ -46,7 +46,12 @@ class CheckFailed(Exception):
     """A ``check`` whose requirement does not hold: the event is illegal."""
 
     def __init__(
-        self, req: ast.Require, message: str, trace: list[TraceEntry], span: Span, args: dict[str, Any]
+        self,
+        req: ast.Require,
+        message: str,
+        trace: list[TraceEntry],
+        span: Span,
+        args: dict[str, Any],
     ) -> None:
         super().__init__(message)
         self.req = req
@@ -94,6 +99,8 @@ class Interpreter:
         return self._invoke(d, tuple(args))
 
     def const(self, d: ast.ConstDecl) -> Any:
+        if d.overlay:
+            self.relied.add(d.overlay)
         if d.name not in self._consts:
             self._consts[d.name] = self.eval(d.value, {})
         return self._consts[d.name]
@@ -101,11 +108,13 @@ class Interpreter:
     def holds(self, req: ast.Require, env: dict[str, Any]) -> tuple[bool, str]:
         """Whether a requirement holds, and its message with the values filled in."""
         ok = bool(self.eval(req.cond, env))
-        text = "".join(p if isinstance(p, str) else _show(self.eval(p, env)) for p in req.parts)
+        text = "".join(p if isinstance(p, str) else show(self.eval(p, env)) for p in req.parts)
         return ok, text
 
     # ------------------------------------------------------------ calls
     def _invoke(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
+        if d.overlay:
+            self.relied.add(d.overlay)
         self._depth += 1
         try:
             if isinstance(d, ast.Define):
@@ -137,12 +146,14 @@ class Interpreter:
                 or (row.key_kind == "bool" and key is k[0])
             ):
                 return self.eval(row.value, {})
-        raise fail(d.span, f"table {d.name} has no row for {_show(key)}", clause=d.clause)
+        raise fail(d.span, f"table {d.name} has no row for {show(key)}", clause=d.clause)
 
     # ------------------------------------------------------------ expressions
     def eval(self, e: ast.Expr, env: dict[str, Any]) -> Any:  # noqa: C901 - one case a node
         if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit)):
             return e.value
+        if isinstance(e, ast.Text):
+            return "".join(p if isinstance(p, str) else show(self.eval(p, env)) for p in e.parts)
         if isinstance(e, ast.Name):
             if e.id in env:
                 return env[e.id]
@@ -199,6 +210,13 @@ class Interpreter:
                 for x in self.eval(e.domain, env)
                 if e.where is None or self.eval(e.where, {**env, e.var: x})
             )
+        if isinstance(e, ast.Comp):
+            out = []
+            for x in self.eval(e.domain, env):
+                scope = {**env, e.var: x}
+                if e.where is None or self.eval(e.where, scope):
+                    out.append(self.eval(e.value, scope))
+            return tuple(out)
         if isinstance(e, ast.Sum):
             total = 0
             for x in self.eval(e.domain, env):
@@ -286,12 +304,19 @@ class Interpreter:
             self.write_state(d, tuple(self.eval(a, env) for a in target.args), value)
 
     def check(self, st: ast.CheckStmt, env: dict[str, Any]) -> None:
-        req = self.sym.labels.get(str(st.ref))
-        if req is None:  # dropped by an overlay in force
+        dropper = self.sym.dropped.get(str(st.ref))
+        if dropper is not None:  # an overlay in force has dropped this condition
+            self.relied.add(dropper)
             return
+        req = self.sym.labels.get(str(st.ref))
+        assert req is not None, st.ref
         assert isinstance(req, ast.Require)
+        if req.overlay:
+            self.relied.add(req.overlay)
         if st.args is None:
-            args = {p.name: env[p.name] if p.name in env else self.frame[p.name] for p in req.params}
+            args = {
+                p.name: env[p.name] if p.name in env else self.frame[p.name] for p in req.params
+            }
         else:
             values = [self.eval(a, env) for a in st.args]
             args = {p.name: v for p, v in zip(req.params, values, strict=True)}
@@ -382,6 +407,10 @@ def _builtin(name: str, args: tuple[Any, ...]) -> Any:
         return tuple(args[0])[-1] if args[0] else None
     if name == "distinct":
         return _distinct(args[0])
+    if name == "repeat":
+        return (args[0],) * max(args[1], 0)
+    if name == "flatten":
+        return tuple(x for xs in args[0] for x in xs)
     if name == "abs":
         return abs(args[0])
     values = args[0] if len(args) == 1 else args

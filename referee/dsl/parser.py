@@ -230,7 +230,10 @@ class _ToAst(Transformer[Token, Any]):
         return ast.IntLit(int(tok), span=self.s(meta))
 
     def str_lit(self, meta: Meta, tok: Token) -> ast.Expr:
-        return ast.StrLit(_unquote(tok), span=self.s(meta))
+        text = _unquote(tok)
+        if "{" in text:
+            return ast.Text(_interpolate(text, self.s(meta)), span=self.s(meta))
+        return ast.StrLit(text, span=self.s(meta))
 
     def true_lit(self, meta: Meta) -> ast.Expr:
         return ast.BoolLit(True, span=self.s(meta))
@@ -311,6 +314,11 @@ class _ToAst(Transformer[Token, Any]):
     ) -> ast.Expr:
         return ast.Count(str(var), domain, where, span=self.s(meta))
 
+    def comp_expr(
+        self, meta: Meta, value: ast.Expr, var: Token, domain: ast.Expr, where: ast.Expr | None
+    ) -> ast.Expr:
+        return ast.Comp(value, str(var), domain, where, span=self.s(meta))
+
     def sum_expr(
         self, meta: Meta, value: ast.Expr, var: Token, domain: ast.Expr, where: ast.Expr | None
     ) -> ast.Expr:
@@ -362,8 +370,10 @@ class _ToAst(Transformer[Token, Any]):
     def params(self, meta: Meta, *ps: ast.Param) -> list[ast.Param]:
         return list(ps)
 
-    def field(self, meta: Meta, name: Token, typ: ast.TypeRef) -> ast.Param:
-        return ast.Param(str(name), typ, self.s(meta))
+    def field(
+        self, meta: Meta, name: Token, typ: ast.TypeRef, default: ast.Expr | None
+    ) -> ast.Param:
+        return ast.Param(str(name), typ, self.s(meta), default)
 
     def label(self, meta: Meta, tok: Token) -> Token:
         return tok

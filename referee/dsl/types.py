@@ -58,4 +58,6 @@ BUILTINS: dict[str, tuple[int, int, str]] = {
     "drop": (2, 2, "a list less its first n items"),
     "last": (1, 1, "the last item of a list"),
     "distinct": (1, 1, "a list without repeats, in first-seen order"),
+    "repeat": (2, 2, "a list of n copies of a value"),
+    "flatten": (1, 1, "a list of lists joined into one list"),
 }

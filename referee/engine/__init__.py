@@ -1,0 +1,1 @@
+"""Replaying a game record against the checked rules: state, procedures, verdicts."""

@@ -1,0 +1,182 @@
+"""Run the spec's procedures: a stack of frames, each a procedure at one step.
+
+An event names an action. The running step must allow it, and its actor (if
+the step has one) must be the event's ``by``. The action's conditions are
+checked and its effects run; then the engine settles: sub-procedures started
+by ``do`` run first, steps whose ``ends when`` holds move on, triggers whose
+condition holds fire, and a procedure whose last step ends returns to its
+caller. Nothing here knows which game is played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.dsl import ast
+from referee.dsl.interp import Interpreter
+
+MAX_SETTLE = 10_000
+
+
+class NotAllowed(Exception):
+    """An event the running step does not allow, or by the wrong actor."""
+
+    def __init__(self, message: str, clause: str, allowed: list[str]) -> None:
+        super().__init__(message)
+        self.message = message
+        self.clause = clause
+        self.allowed = allowed
+
+
+class Stuck(Exception):
+    """The rules loop forever: a spec bug, reported with the procedure concerned."""
+
+
+@dataclass
+class Frame:
+    proc: ast.Procedure
+    vars: dict[str, Any]
+    step: ast.Step | None = None
+    resume_to: str | None = None  # a step to move to when a sub-procedure returns
+    fired: set[str] = field(default_factory=set)
+
+    def where(self) -> str:
+        return f"{self.proc.name}.{self.step.name if self.step else '(done)'}"
+
+
+@dataclass
+class Machine:
+    interp: Interpreter
+    frames: list[Frame] = field(default_factory=list)
+    _pending: list[tuple[ast.Procedure, tuple[Any, ...]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.interp.on_procedure = lambda proc, args: self._pending.append((proc, args))
+
+    # ------------------------------------------------------------ starting
+    def start(self, proc: ast.Procedure, args: tuple[Any, ...], step: str = "") -> None:
+        self._push(proc, args, step)
+        self.settle()
+
+    def _push(self, proc: ast.Procedure, args: tuple[Any, ...], step: str = "") -> None:
+        frame = Frame(proc, {p.name: a for p, a in zip(proc.params, args, strict=True)})
+        self.frames.append(frame)
+        self._bind(frame)
+        for v in proc.vars:
+            frame.vars[v.name] = self.interp.eval(v.value, {})
+        first = step or (proc.steps[0].name if proc.steps else "")
+        self._enter(frame, first)
+
+    def _bind(self, frame: Frame) -> None:
+        self.interp.frame = frame.vars
+
+    def _enter(self, frame: Frame, step_name: str) -> None:
+        step = next((s for s in frame.proc.steps if s.name == step_name), None)
+        frame.step = step
+        frame.fired = set()
+        if step is not None and step.enter:
+            self._bind(frame)
+            self.interp.run(step.enter, {})
+            self._start_pending(frame, None)
+
+    def _start_pending(self, frame: Frame, then: str | None) -> bool:
+        """Push sub-procedures a statement asked for; the caller resumes at ``then``."""
+        if not self._pending:
+            return False
+        frame.resume_to = then
+        pending, self._pending = self._pending, []
+        for proc, args in reversed(pending):  # the first asked for runs first
+            self._push(proc, args)
+        return True
+
+    # ------------------------------------------------------------ where we are
+    @property
+    def top(self) -> Frame | None:
+        return self.frames[-1] if self.frames else None
+
+    @property
+    def finished(self) -> bool:
+        return not self.frames
+
+    def actor(self) -> Any:
+        frame = self.top
+        if frame is None or frame.step is None or frame.step.actor is None:
+            return None
+        self._bind(frame)
+        return self.interp.eval(frame.step.actor, {})
+
+    def allowed(self) -> list[str]:
+        frame = self.top
+        if frame is None or frame.step is None:
+            return []
+        return [a.name for a in frame.step.allows]
+
+    # ------------------------------------------------------------ events
+    def find_allow(self, name: str, by: Any) -> ast.Allow:
+        frame = self.top
+        if frame is None or frame.step is None:
+            raise NotAllowed("the game is over: no more events are allowed", "", [])
+        allow = next((a for a in frame.step.allows if a.name == name), None)
+        clause = frame.proc.clause
+        if allow is None:
+            options = self.allowed()
+            raise NotAllowed(
+                f"'{name}' is not allowed now ({frame.proc.title}, step {frame.step.name});"
+                f" allowed: {', '.join(options) or 'nothing'}",
+                clause,
+                options,
+            )
+        actor = self.actor()
+        if actor is not None and by != actor:
+            raise NotAllowed(
+                f"it is {actor}'s turn to act ({frame.proc.title}, step {frame.step.name}),"
+                f" not {by}'s",
+                clause,
+                self.allowed(),
+            )
+        return allow
+
+    def perform(self, allow: ast.Allow, env: dict[str, Any]) -> None:
+        """Check and run one allowed action, then settle. CheckFailed escapes."""
+        frame = self.top
+        assert frame is not None
+        self._bind(frame)
+        for ref in allow.requires:
+            self.interp.check(ast.CheckStmt(ref, None, span=allow.span), env)
+        self.interp.run(allow.effects, env)
+        if not self._start_pending(frame, allow.then or None) and allow.then:
+            self._enter(frame, allow.then)
+        self.settle()
+
+    def settle(self) -> None:
+        for _ in range(MAX_SETTLE):
+            if not self._settle_once():
+                return
+        frame = self.top
+        raise Stuck(f"the rules do not settle at {frame.where() if frame else 'the end'}")
+
+    def _settle_once(self) -> bool:
+        frame = self.top
+        if frame is None:
+            return False
+        self._bind(frame)
+        step = frame.step
+        if step is None:  # the procedure is over: back to its caller
+            self.frames.pop()
+            caller = self.top
+            if caller is not None:
+                self._bind(caller)
+                then, caller.resume_to = caller.resume_to, None
+                if then:
+                    self._enter(caller, then)
+            return True
+        for trig in step.triggers + frame.proc.triggers:
+            if self.interp.eval(trig.cond, {}):
+                self.interp.run(trig.body, {})
+                self._start_pending(frame, frame.resume_to)
+                return True
+        if step.ends is not None and self.interp.eval(step.ends, {}):
+            self._enter(frame, step.ends_then)
+            return True
+        return False

@@ -1,0 +1,297 @@
+"""Replay a record event by event and judge it: a Verdict, as data.
+
+The verdict of an illegal event names its index and line, the clause and the
+label of the condition it breaks, the condition's message with its values,
+the definitions evaluated on the way (each with its clause), the printing and
+overlays in force, and the overlays the verdict relied on.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.dsl import ast
+from referee.dsl.interp import CheckFailed, Interpreter, show
+from referee.dsl.overlays import Choice, apply, in_force
+from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
+from referee.engine.record import Event, Record, load_record
+from referee.engine.values import Converter
+from referee.errors import Problem, RefereeError, Span
+from referee.spec import Spec
+
+
+@dataclass
+class Violation:
+    index: int
+    action: str
+    line: int
+    column: int
+    clause: str
+    label: str
+    title: str
+    message: str
+    numbers: list[str] = field(default_factory=list)
+    relied: list[str] = field(default_factory=list)
+
+    @property
+    def cites(self) -> str:
+        return f"{self.clause}/{self.label}" if self.label else self.clause
+
+
+@dataclass
+class Verdict:
+    file: str
+    legal: bool
+    events: int  # how many events the record holds
+    judged: int  # how many were judged
+    printing: str
+    overlays: list[str]
+    violations: list[Violation] = field(default_factory=list)
+    relied: list[str] = field(default_factory=list)
+    summary: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        for v in out["violations"]:
+            v["cites"] = f"{v['clause']}/{v['label']}" if v["label"] else v["clause"]
+        return out
+
+
+class Referee:
+    """One record against one spec, with the printing and overlays chosen."""
+
+    def __init__(self, spec: Spec, record: Record, choice: Choice) -> None:
+        self.spec = spec
+        self.record = record
+        where = record.doc.span(("printing",))
+        self.printing, overlays = in_force(spec.sym, choice, where)
+        self.overlays = [o.id for o in overlays]
+        self.sym = apply(spec.sym, overlays)
+        self.interp = Interpreter(self.sym, components=spec.components.collections)
+        self.convert = Converter(
+            self.sym,
+            spec.components.collections,
+            record.doc,
+            lambda e: self.interp.eval(e, {}),
+        )
+        self.machine = Machine(self.interp)
+        game = spec.game
+        self.players = ast.TypeRef(game.players) if game and game.players else None
+
+    # ------------------------------------------------------------ start
+    def start(self) -> None:
+        pos = self.record.position
+        if pos is None:
+            game = self.spec.game
+            proc = self.sym.actions.get(game.start) if game and game.start else None
+            if not isinstance(proc, ast.Procedure):
+                raise self._bad(("game",), "this game's spec names no procedure to start from")
+            self.machine.start(proc, ())
+            return
+        proc = self.sym.actions.get(pos["procedure"])
+        if not isinstance(proc, ast.Procedure):
+            names = [k for k, v in self.sym.actions.items() if isinstance(v, ast.Procedure)]
+            raise self._bad(
+                ("position", "procedure"),
+                f"no procedure '{pos['procedure']}'",
+                f"procedures: {', '.join(sorted(names))}",
+            )
+        for name, value in (pos.get("state") or {}).items():
+            self._set_state(name, value, ("position", "state", name))
+        args = self._args(proc.params, pos.get("args") or {}, ("position", "args"))
+        step = pos.get("step", "")
+        if step and step not in {s.name for s in proc.steps}:
+            raise self._bad(("position", "step"), f"procedure {proc.name} has no step '{step}'")
+        frame_vars = pos.get("vars") or {}
+        self.machine._push(proc, tuple(args[p.name] for p in proc.params), step)
+        top = self.machine.top
+        assert top is not None
+        declared = {v.name: v for v in proc.vars}
+        for name, value in frame_vars.items():
+            if name not in declared:
+                raise self._bad(
+                    ("position", "vars", name), f"procedure {proc.name} has no var '{name}'"
+                )
+            top.vars[name] = self.convert.convert(
+                value, declared[name].type, ("position", "vars", name)
+            )
+        self.machine.settle()
+
+    def _set_state(self, name: str, value: Any, path: tuple[str | int, ...]) -> None:
+        d = self.sym.values.get(name)
+        if not isinstance(d, ast.StateDecl):
+            states = [k for k, v in self.sym.values.items() if isinstance(v, ast.StateDecl)]
+            raise self._bad(
+                path, f"'{name}' is not game state", f"state: {', '.join(sorted(states))}"
+            )
+        self._fill(d, list(d.params), (), value, path)
+
+    def _fill(
+        self,
+        d: ast.StateDecl,
+        params: list[ast.Param],
+        keys: tuple[Any, ...],
+        value: Any,
+        path: tuple[str | int, ...],
+    ) -> None:
+        if not params:
+            self.interp.write_state(d, keys, self.convert.convert(value, d.type, path))
+            return
+        if not isinstance(value, dict):
+            raise self._bad(path, f"expected a mapping by {params[0].name}")
+        for k, v in value.items():
+            key = self.convert.convert(k, params[0].type, path + (k,))
+            self._fill(d, params[1:], keys + (key,), v, path + (k,))
+
+    def _args(
+        self, params: list[ast.Param], raw: dict[str, Any], path: tuple[str | int, ...]
+    ) -> dict[str, Any]:
+        known = {p.name for p in params}
+        for key in raw:
+            if key not in known:
+                hint = f"its arguments: {', '.join(sorted(known))}" if known else "it takes none"
+                raise self._bad(path + (key,), f"unknown argument '{key}'", hint)
+        out = {}
+        for p in params:
+            if p.name not in raw:
+                raise self._bad(path, f"'{p.name}' is missing")
+            out[p.name] = self.convert.convert(raw[p.name], p.type, path + (p.name,))
+        return out
+
+    def _bad(self, path: tuple[str | int, ...], message: str, hint: str = "") -> RefereeError:
+        doc = self.record.doc
+        return RefereeError([Problem(doc.span(path), message, hint)], {doc.file: doc.text})
+
+    # ------------------------------------------------------------ events
+    def judge(self, ev: Event) -> Violation | None:
+        """Judge one event; return its violation, or None if it is legal."""
+        raw = dict(ev.args)
+        by = None
+        if self.players is not None:
+            if "by" not in raw:
+                raise self._bad(ev.path, "'by' is missing: who acts?")
+            by = self.convert.convert(raw.pop("by"), self.players, ev.path + ("by",))
+        try:
+            allow = self.machine.find_allow(ev.action, by)
+        except NotAllowed as err:
+            return self._violation(ev, err.clause, "", err.message, [])
+        env = self._args(allow.params, raw, ev.path)
+        env["by"] = by
+        self.interp.relied = set()
+        try:
+            self.machine.perform(allow, env)
+        except CheckFailed as err:
+            numbers = [str(t) for t in err.trace]
+            return self._violation(ev, err.req.clause, err.req.name, err.message, numbers)
+        except Stuck as err:
+            raise self._bad(ev.path, f"the spec's rules loop here: {err}") from None
+        return None
+
+    def _violation(
+        self, ev: Event, clause: str, label: str, message: str, numbers: list[str]
+    ) -> Violation:
+        span: Span = self.record.doc.span(ev.path[:2])
+        c = self.sym.clauses.get(clause)
+        return Violation(
+            ev.index,
+            ev.action,
+            span.line,
+            span.column,
+            clause,
+            label,
+            c.title if c else "",
+            message,
+            numbers,
+            sorted(self.interp.relied),
+        )
+
+    def snapshot(self) -> tuple[dict[str, Any], list[Frame]]:
+        state = {k: dict(v) if isinstance(v, dict) else v for k, v in self.interp.state.items()}
+        return state, [copy.copy(f) for f in self.machine.frames]
+
+    def restore(self, snap: tuple[dict[str, Any], list[Frame]]) -> None:
+        state, frames = snap
+        self.interp.state = {k: dict(v) if isinstance(v, dict) else v for k, v in state.items()}
+        self.machine.frames = [copy.copy(f) for f in frames]
+        for f in self.machine.frames:
+            f.vars = dict(f.vars)
+        if self.machine.top is not None:
+            self.interp.frame = self.machine.top.vars
+
+    def summary(self) -> str:
+        d = self.sym.values.get("summary")
+        if isinstance(d, ast.Define) and not d.params:
+            return str(show(self.interp.call("summary")))
+        return ""
+
+
+def check_record(spec: Spec, path: str | Path, choice: Choice, keep_going: bool = False) -> Verdict:
+    """Replay a record; stop at the first illegal event unless ``keep_going``."""
+    record = load_record(path, spec.game_dir.parent / "schema")
+    game = spec.game
+    if game is not None and record.game != game.name:
+        raise RefereeError(
+            [
+                Problem(
+                    record.doc.span(("game",)),
+                    f"this record is of '{record.game}', not '{game.name}'",
+                )
+            ],
+            {record.doc.file: record.doc.text},
+        )
+    merged = Choice(
+        choice.printing or record.printing,
+        record.overlays_on + choice.on,
+        record.overlays_off + choice.off,
+    )
+    ref = Referee(spec, record, merged)
+    ref.start()
+    verdict = Verdict(record.doc.file, True, len(record.events), 0, ref.printing, ref.overlays)
+    relied: set[str] = set()
+    for ev in record.events:
+        snap = ref.snapshot() if keep_going else None
+        violation = ref.judge(ev)
+        verdict.judged += 1
+        relied |= ref.interp.relied
+        if violation is not None:
+            verdict.legal = False
+            verdict.violations.append(violation)
+            if not keep_going:
+                break
+            assert snap is not None
+            ref.restore(snap)
+    verdict.relied = sorted(relied)
+    verdict.summary = ref.summary()
+    return verdict
+
+
+def render(verdict: Verdict) -> str:
+    head = f"{verdict.file}: "
+    if verdict.legal:
+        out = [
+            head
+            + f"legal: {verdict.judged} event(s)"
+            + (f"; {verdict.summary}" if verdict.summary else "")
+        ]
+    else:
+        out = []
+        for v in verdict.violations:
+            out.append(
+                f"{verdict.file}:{v.line}:{v.column}: event {v.index} ({v.action}) is illegal:"
+                f" {v.cites} {v.title}".rstrip()
+            )
+            out.append(f"  {v.message}")
+            if v.numbers:
+                out.append("  the numbers:")
+                out += [f"    {n}" for n in v.numbers]
+        if verdict.summary:
+            out.append(f"  position after the last legal event: {verdict.summary}")
+    overlays = ", ".join(verdict.overlays) or "none"
+    out.append(
+        f"  printing {verdict.printing}; overlays in force: {overlays};"
+        f" relied on: {', '.join(verdict.relied) or 'none'}"
+    )
+    return "\n".join(out)

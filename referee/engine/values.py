@@ -1,0 +1,118 @@
+"""Record data to typed values, by the types the spec declares.
+
+A record names things (a location, a card face, a block face) as text. The
+spec's types say what each name must be: a value of an enum, an item of a data
+collection (a record type declared ``from data``), or a structure whose fields
+are converted in turn. Every mismatch is a located problem.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from typing import Any
+
+from referee.data.source import Document, Path_, show_path
+from referee.dsl import ast
+from referee.dsl.checker import Symbols
+from referee.errors import Problem, RefereeError
+
+
+class Converter:
+    def __init__(
+        self,
+        sym: Symbols,
+        components: dict[str, list[Any]],
+        doc: Document,
+        default: Callable[[ast.Expr], Any],
+    ) -> None:
+        self.sym = sym
+        self.default = default
+        self.components = components
+        self.doc = doc
+        self._by_name: dict[str, dict[str, Any]] = {}
+
+    def problem(self, path: Path_, message: str, hint: str = "") -> RefereeError:
+        return RefereeError(
+            [Problem(self.doc.span(path), f"{show_path(path)}: {message}", hint)],
+            {self.doc.file: self.doc.text},
+        )
+
+    def items(self, collection: str) -> dict[str, Any]:
+        index = self._by_name.get(collection)
+        if index is None:
+            index = {}
+            for item in self.components.get(collection, []):
+                key = item.get("id", item.get("name")) if isinstance(item, dict) else None
+                if isinstance(key, str):
+                    index[key] = item
+            self._by_name[collection] = index
+        return index
+
+    def named(self, value: Any, known: list[str], what: str, path: Path_) -> str:
+        if not isinstance(value, str):
+            raise self.problem(path, f"expected the name of {what}, found {value!r}")
+        if value not in known:
+            close = difflib.get_close_matches(value, known, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else ""
+            raise self.problem(path, f"unknown {what} '{value}'", hint)
+        return value
+
+    def convert(self, value: Any, t: ast.TypeRef, path: Path_) -> Any:  # noqa: C901
+        if t.name in ("list", "set"):
+            if not isinstance(value, list):
+                raise self.problem(path, f"expected a list, found {_kind(value)}")
+            assert t.arg is not None
+            return tuple(self.convert(v, t.arg, path + (i,)) for i, v in enumerate(value))
+        if t.name == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self.problem(path, f"expected a whole number, found {_kind(value)}")
+            return value
+        if t.name == "bool":
+            if not isinstance(value, bool):
+                raise self.problem(path, f"expected true or false, found {_kind(value)}")
+            return value
+        if t.name == "text":
+            if not isinstance(value, str):
+                raise self.problem(path, f"expected text, found {_kind(value)}")
+            return value
+        d = self.sym.types.get(t.name)
+        if isinstance(d, ast.EnumDecl):
+            known = d.values or sorted(self.items(d.from_data))
+            return self.named(value, known, f"{t.name}", path)
+        if isinstance(d, ast.RecordDecl) and d.from_data:
+            index = self.items(d.from_data)
+            return index[self.named(value, sorted(index), t.name, path)]
+        if isinstance(d, ast.RecordDecl):
+            return self.structure(value, d, path)
+        raise self.problem(path, f"the spec's type '{t.name}' cannot be read from a record")
+
+    def structure(self, value: Any, d: ast.RecordDecl, path: Path_) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.problem(path, f"expected a mapping ({d.name}), found {_kind(value)}")
+        fields = {f.name: f for f in d.fields}
+        for key in value:
+            if key not in fields:
+                close = difflib.get_close_matches(key, list(fields), n=1)
+                raise self.problem(
+                    path + (key,),
+                    f"unknown field '{key}' of {d.name}",
+                    f"did you mean '{close[0]}'?" if close else f"fields: {', '.join(fields)}",
+                )
+        out = {}
+        for f in d.fields:
+            if f.name not in value:
+                if f.default is not None:
+                    out[f.name] = self.default(f.default)
+                    continue
+                raise self.problem(path, f"'{f.name}' is missing ({d.name} needs it)")
+            out[f.name] = self.convert(value[f.name], f.type, path + (f.name,))
+        return out
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    return {dict: "a mapping", list: "a list", str: "text", bool: "true/false"}.get(
+        type(value), type(value).__name__
+    ) + (f" {value!r}" if isinstance(value, (str, int)) and not isinstance(value, bool) else "")
