@@ -32,6 +32,8 @@ def signature(d: ast.Decl) -> str:
         return f"enum {d.name} = {values}"
     if isinstance(d, ast.RecordDecl):
         return f"record {d.name} {{{ps(d.fields)}}}"
+    if isinstance(d, ast.Routine):
+        return f"routine {d.name}({ps(d.params)})"
     if isinstance(d, ast.Procedure):
         return f"procedure {d.name}({ps(d.params)}) {d.title!r}"
     return f"{d.kind} {d.name}"

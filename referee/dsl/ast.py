@@ -376,8 +376,7 @@ class Step:
     name: str
     actor: Expr | None
     allows: list[Allow]
-    ends: Expr | None
-    ends_then: str
+    ends: list[tuple[Expr, str]]  # (condition, next step or "" to finish), first match wins
     triggers: list[Trigger]
     enter: list[Stmt] = field(default_factory=list)
     span: Span = NOWHERE
@@ -389,6 +388,14 @@ class VarDecl:
     type: TypeRef
     value: Expr
     span: Span = NOWHERE
+
+
+@dataclass
+class Routine(Decl):
+    params: list[Param]
+    body: list[Stmt]
+
+    kind = "routine"
 
 
 @dataclass

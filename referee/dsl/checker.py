@@ -88,6 +88,8 @@ class Checker:
             self._add(self.sym.types, d)
         elif isinstance(d, (ast.ConstDecl, ast.Define, ast.TableDecl, ast.StateDecl)):
             self._add(self.sym.values, d)
+        elif isinstance(d, ast.Routine):
+            self._add(self.sym.actions, d)
         elif isinstance(d, ast.Procedure):
             self._add(self.sym.actions, d)
             for t in d.triggers + [t for s in d.steps for t in s.triggers]:
@@ -233,6 +235,8 @@ class Checker:
             self.expect(d.body, {}, BOOL)
         elif isinstance(d, ast.Procedure):
             self.procedure(d)
+        elif isinstance(d, ast.Routine):
+            self.stmts(d.body, self.params(d.params), None)
         elif isinstance(d, ast.Trigger):
             self.expect(d.cond, {}, BOOL)
             self.stmts(d.body, {}, None)
@@ -281,10 +285,10 @@ class Checker:
                 self.stmts(a.effects, local, d)
                 if a.then and a.then not in steps:
                     self.unknown(a.span, f"step of procedure {d.name}", a.then, sorted(steps))
-            if s.ends is not None:
-                self.expect(s.ends, env, BOOL)
-            if s.ends_then and s.ends_then not in steps:
-                self.unknown(s.span, f"step of procedure {d.name}", s.ends_then, sorted(steps))
+            for cond, then in s.ends:
+                self.expect(cond, env, BOOL)
+                if then and then not in steps:
+                    self.unknown(s.span, f"step of procedure {d.name}", then, sorted(steps))
         for trig in d.triggers + [t for s in d.steps for t in s.triggers]:
             self.expect(trig.cond, env, BOOL)
             self.stmts(trig.body, env, d)
@@ -313,7 +317,11 @@ class Checker:
                         self.expr(a, scope)
                     continue
                 self._use(callee)
-                ps = callee.params if isinstance(callee, (ast.Extern, ast.Procedure)) else []
+                ps = (
+                    callee.params
+                    if isinstance(callee, (ast.Extern, ast.Procedure, ast.Routine))
+                    else []
+                )
                 self.call_args(st.span, st.name, ps, st.args, scope)
             elif isinstance(st, ast.IfStmt):
                 self.expect(st.cond, scope, BOOL)

@@ -278,7 +278,9 @@ class Interpreter:
         elif isinstance(st, ast.DoStmt):
             args = tuple(self.eval(a, env) for a in st.args)
             callee = self.sym.actions.get(st.name)
-            if isinstance(callee, ast.Procedure):
+            if isinstance(callee, ast.Routine):
+                self.run(callee.body, {p.name: a for p, a in zip(callee.params, args, strict=True)})
+            elif isinstance(callee, ast.Procedure):
                 if self.on_procedure is None:
                     raise fail(st.span, f"no engine to run procedure {st.name}")
                 self.on_procedure(callee, args)

@@ -391,6 +391,11 @@ class _ToAst(Transformer[Token, Any]):
             str(name), [f for f in fields if f is not None], str(coll or ""), span=self.s(meta)
         )
 
+    def routine(
+        self, meta: Meta, name: Token, params: Any, body: list[ast.Stmt]
+    ) -> ast.Decl:
+        return ast.Routine(str(name), params or [], body, span=self.s(meta))
+
     def state_decl(
         self, meta: Meta, name: Token, params: Any, typ: ast.TypeRef, value: ast.Expr
     ) -> ast.Decl:
@@ -514,8 +519,7 @@ class _ToAst(Transformer[Token, Any]):
 
     def step(self, meta: Meta, name: Token, *members: Any) -> ast.Step:
         actor = None
-        ends: ast.Expr | None = None
-        ends_then = ""
+        ends: list[tuple[ast.Expr, str]] = []
         allows: list[ast.Allow] = []
         triggers: list[ast.Trigger] = []
         enter: list[ast.Stmt] = []
@@ -527,10 +531,10 @@ class _ToAst(Transformer[Token, Any]):
             elif m[0] == "actor":
                 actor = m[1]
             elif m[0] == "ends":
-                ends, ends_then = m[1]
+                ends.append(m[1])
             elif m[0] == "enter":
                 enter = m[1]
-        return ast.Step(str(name), actor, allows, ends, ends_then, triggers, enter, self.s(meta))
+        return ast.Step(str(name), actor, allows, ends, triggers, enter, self.s(meta))
 
     def procedure(
         self, meta: Meta, name: Token, title: Token, params: Any, *members: Any

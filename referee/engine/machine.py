@@ -176,7 +176,8 @@ class Machine:
                 self.interp.run(trig.body, {})
                 self._start_pending(frame, frame.resume_to)
                 return True
-        if step.ends is not None and self.interp.eval(step.ends, {}):
-            self._enter(frame, step.ends_then)
-            return True
+        for cond, then in step.ends:
+            if self.interp.eval(cond, {}):
+                self._enter(frame, then)
+                return True
         return False
