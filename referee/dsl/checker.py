@@ -199,6 +199,8 @@ class Checker:
             if p.name in scope and env is not None and p.name not in env:
                 self.error(p.span, f"parameter '{p.name}' is given twice")
             scope[p.name] = self.typeref(p.type)
+            if p.default is not None:
+                self.expect(p.default, {}, scope[p.name])
         return scope
 
     def expect(self, e: ast.Expr, env: dict[str, T], want: T) -> None:
@@ -492,8 +494,15 @@ class Checker:
         if isinstance(e, ast.Call):
             return self.call(e, env)
         if isinstance(e, ast.Index):
-            self.expect(e.index, env, INT)
-            return self.element(e.obj, env)
+            elem = self.element(e.obj, env)
+            key = self.expr(e.index, env)
+            by_name = key.kind in ("enum", "text") and elem.kind in ("record", "any")
+            if not by_name and not compatible(INT, key):
+                self.error(
+                    e.index.span,
+                    f"an index is a position (int) or, for data items, a name; found {key}",
+                )
+            return elem
         if isinstance(e, ast.ListLit):
             if not e.items:
                 return list_of(ANY)

@@ -34,7 +34,9 @@ class TraceEntry:
 
 def show(v: Any) -> str:
     if isinstance(v, dict):
-        return str(v.get("id", v.get("name", "{...}")))
+        if "id" in v or "name" in v:
+            return str(v.get("id", v.get("name")))
+        return "{" + ", ".join(f"{k}: {show(x)}" for k, x in v.items()) + "}"
     if isinstance(v, (tuple, list, frozenset)):
         return "[" + ", ".join(show(x) for x in v) + "]"
     if isinstance(v, bool):
@@ -108,6 +110,8 @@ class Interpreter:
     def holds(self, req: ast.Require, env: dict[str, Any]) -> tuple[bool, str]:
         """Whether a requirement holds, and its message with the values filled in."""
         ok = bool(self.eval(req.cond, env))
+        if ok:
+            return True, ""
         text = "".join(p if isinstance(p, str) else show(self.eval(p, env)) for p in req.parts)
         return ok, text
 
@@ -324,11 +328,12 @@ class Interpreter:
             args = {p.name: v for p, v in zip(req.params, values, strict=True)}
         saved, self.trace = self.trace, []
         try:
-            ok, message = self.holds(req, dict(args))
-            trace = self.trace
+            ok = bool(self.eval(req.cond, dict(args)))
+            trace = _dedupe(self.trace)
         finally:
             self.trace = saved
         if not ok:
+            _, message = self.holds(req, dict(args))
             raise CheckFailed(req, message, trace, st.span, dict(args))
 
     def _quant(self, e: ast.Quant, binders: list[ast.Binder], env: dict[str, Any]) -> bool:
@@ -367,6 +372,16 @@ _OPS: dict[str, Callable[[Any, Any], Any]] = {
     ">": lambda a, b: a > b,
     ">=": lambda a, b: a >= b,
 }
+
+
+def _dedupe(trace: list[TraceEntry]) -> list[TraceEntry]:
+    seen: set[str] = set()
+    out = []
+    for t in trace:
+        if str(t) not in seen:
+            seen.add(str(t))
+            out.append(t)
+    return out
 
 
 def without(xs: Any, ys: Any) -> tuple[Any, ...]:

@@ -364,8 +364,10 @@ class _ToAst(Transformer[Token, Any]):
         return self.source[tok.end_pos or 0 : (tok.end_pos or 0) + 3]
 
     # -- declarations
-    def param(self, meta: Meta, name: Token, typ: ast.TypeRef) -> ast.Param:
-        return ast.Param(str(name), typ, self.s(meta))
+    def param(
+        self, meta: Meta, name: Token, typ: ast.TypeRef, default: ast.Expr | None
+    ) -> ast.Param:
+        return ast.Param(str(name), typ, self.s(meta), default)
 
     def params(self, meta: Meta, *ps: ast.Param) -> list[ast.Param]:
         return list(ps)

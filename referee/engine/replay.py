@@ -156,6 +156,9 @@ class Referee:
                 raise self._bad(path + (key,), f"unknown argument '{key}'", hint)
         out = {}
         for p in params:
+            if p.name not in raw and p.default is not None:
+                out[p.name] = self.interp.eval(p.default, {})
+                continue
             if p.name not in raw:
                 raise self._bad(path, f"'{p.name}' is missing")
             out[p.name] = self.convert.convert(raw[p.name], p.type, path + (p.name,))
@@ -184,7 +187,8 @@ class Referee:
         try:
             self.machine.perform(allow, env)
         except CheckFailed as err:
-            numbers = [str(t) for t in err.trace]
+            given = ", ".join(f"{k} = {show(v)}" for k, v in err.bound.items())
+            numbers = ([f"given: {given}"] if given else []) + [str(t) for t in err.trace]
             return self._violation(ev, err.req.clause, err.req.name, err.message, numbers)
         except Stuck as err:
             raise self._bad(ev.path, f"the spec's rules loop here: {err}") from None
@@ -281,7 +285,7 @@ def render(verdict: Verdict) -> str:
         for v in verdict.violations:
             out.append(
                 f"{verdict.file}:{v.line}:{v.column}: event {v.index} ({v.action}) is illegal:"
-                f" {v.cites} {v.title}".rstrip()
+                f" {v.cites}" + (f" ({v.title})" if v.title else "")
             )
             out.append(f"  {v.message}")
             if v.numbers:
