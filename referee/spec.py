@@ -67,15 +67,39 @@ def rules_files(game_dir: Path) -> list[Path]:
     return sorted(game_dir.rglob("*.rules"))
 
 
+_CACHE: dict[tuple[object, ...], Spec] = {}
+
+
+def _fingerprint(game_dir: Path, data_dir: Path | None) -> tuple[object, ...]:
+    """Every input file's path, size and modification time: a changed file, a new spec."""
+    files = [*game_dir.rglob("*"), *(game_dir.parent / "schema").glob("*")]
+    if data_dir is not None and data_dir.is_dir():
+        files += list(data_dir.glob("*"))
+    stats = []
+    for f in sorted(files):
+        if f.is_file():
+            st = f.stat()
+            stats.append((str(f), st.st_size, st.st_mtime_ns))
+    return (str(game_dir), str(data_dir), Path.cwd(), tuple(stats))
+
+
 def load_spec(game_dir: Path | None = None, data_dir: Path | None = None) -> Spec:
     """Parse and check every .rules file of a game and load its components.
 
     Raises RefereeError with every problem found (syntax errors stop at the
-    first in each file; checking reports all it finds).
+    first in each file; checking reports all it finds). A spec already loaded
+    in this process from the same unchanged files is reused.
     """
     game_dir = (game_dir or default_game_dir()).resolve()
     if not game_dir.is_dir():
         raise RefereeError([Problem(Span(str(game_dir), 0, 0), "no such spec directory")])
+    key = _fingerprint(game_dir, data_dir)
+    if key not in _CACHE:
+        _CACHE[key] = _load(game_dir, data_dir)
+    return _CACHE[key]
+
+
+def _load(game_dir: Path, data_dir: Path | None) -> Spec:
     files = rules_files(game_dir)
     if not files:
         raise RefereeError(

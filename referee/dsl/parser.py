@@ -393,9 +393,7 @@ class _ToAst(Transformer[Token, Any]):
             str(name), [f for f in fields if f is not None], str(coll or ""), span=self.s(meta)
         )
 
-    def routine(
-        self, meta: Meta, name: Token, params: Any, body: list[ast.Stmt]
-    ) -> ast.Decl:
+    def routine(self, meta: Meta, name: Token, params: Any, body: list[ast.Stmt]) -> ast.Decl:
         return ast.Routine(str(name), params or [], body, span=self.s(meta))
 
     def state_decl(

@@ -226,10 +226,14 @@ class Referee:
             self.interp.frame = self.machine.top.vars
 
     def summary(self) -> str:
+        """The spec's own ``summary()``, and where the rules now wait."""
         d = self.sym.values.get("summary")
-        if isinstance(d, ast.Define) and not d.params:
-            return str(show(self.interp.call("summary")))
-        return ""
+        text = str(show(self.interp.call("summary"))) if isinstance(d, ast.Define) else ""
+        top = self.machine.top
+        if top is not None and top.step is not None:
+            waiting = f"next: {top.proc.title.lower()}, step {top.step.name}"
+            text = f"{text}; {waiting}" if text else waiting
+        return text
 
 
 def check_record(spec: Spec, path: str | Path, choice: Choice, keep_going: bool = False) -> Verdict:

@@ -1,0 +1,50 @@
+"""Build records from the examples, changed one event at a time, and judge them."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from referee.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+
+Events = list[dict[str, Any]]
+
+
+def example(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((EXAMPLES / name).read_text())
+    return data
+
+
+def judge(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    record: dict[str, Any] | str,
+    *options: str,
+) -> tuple[int, Any]:
+    """Run `referee check --format json` on a record; return the exit code and the output."""
+    path = tmp_path / "record.yaml"
+    path.write_text(record if isinstance(record, str) else yaml.safe_dump(record, sort_keys=False))
+    code = main(["check", str(path), "--format", "json", *options])
+    out = capsys.readouterr().out
+    return code, json.loads(out) if out.strip() else None
+
+
+def mutate(record: dict[str, Any], change: Callable[[Events], None]) -> dict[str, Any]:
+    changed = copy.deepcopy(record)
+    change(changed["events"])
+    return changed
+
+
+def args(events: Events, number: int) -> dict[str, Any]:
+    """The arguments of event ``number`` (1-based, as the referee counts)."""
+    ((_, a),) = events[number - 1].items()
+    return a  # type: ignore[no-any-return]

@@ -1,0 +1,341 @@
+"""`referee check`: legal records, and one illegal change for each rule of chapters
+2-7 and 9.3, each rejected citing the clause and condition it breaks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.referee_helpers import Events, args, example, judge, mutate
+
+WEEKS = example("weeks-1-2.yaml")
+
+
+def test_weeks_1_and_2_are_legal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, v = judge(tmp_path, capsys, WEEKS)
+    assert code == 0 and v["legal"] is True
+    assert v["events"] == v["judged"] == 60
+    assert v["printing"] == "gmt-later" and v["overlays"] == ["S-overrun-draw"]
+    assert v["relied"] == ["S-overrun-draw"]  # the overrun at Kiyosu asked 8.10 for its draw
+    assert v["summary"] == "week 3; next: the week, step reinforcement"
+
+
+def test_movement_example_is_legal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, v = judge(tmp_path, capsys, example("movement-example.yaml"))
+    assert code == 0 and v["judged"] == 7
+
+
+def drop_event(number: int) -> Callable[[Events], None]:
+    return lambda ev: ev.pop(number - 1)
+
+
+def set_arg(number: int, **changes: Any) -> Callable[[Events], None]:
+    return lambda ev: args(ev, number).update(changes)
+
+
+def insert(number: int, event: dict[str, Any]) -> Callable[[Events], None]:
+    """Put ``event`` in as event ``number``."""
+    return lambda ev: ev.insert(number - 1, event)
+
+
+def group(number: int, **changes: Any) -> Callable[[Events], None]:
+    return lambda ev: args(ev, number)["groups"][0].update(changes)
+
+
+# (why, change, event number, clause/label cited)
+ILLEGAL = [
+    # 3.2, 3.3: blocks and cards
+    (
+        "a card not from the side's deck",
+        set_arg(1, cards=["mori", "tokugawa", "fukushima", "maeda", "date"]),
+        1,
+        "3.3/own-deck",
+    ),
+    (
+        "a card the draw pile no longer holds",
+        set_arg(1, cards=["tokugawa-double"] * 2 + ["date"] * 3),
+        1,
+        "3.3/in-draw-pile",
+    ),
+    ("paying with a card not in hand", set_arg(27, cards=["date"]), 27, "3.3/in-hand"),
+    ("placing another side's block", set_arg(3, by="tokugawa"), 3, "3.2/own-blocks"),
+    # 5.1, 5.2.x: set-up
+    ("a four-card starting hand", set_arg(1, cards=["tokugawa"] * 4), 1, "5.1/starting-hand"),
+    (
+        "a second deal",
+        insert(3, {"deal": {"by": "ishida", "cards": ["mori"] * 5}}),
+        3,
+        "5.1/one-deal",
+    ),
+    (
+        "a block on the wrong set-up symbol",
+        set_arg(6, blocks=["fukushima-leader-star"]),
+        6,
+        "5.2.1/matching-symbol",
+    ),
+    (
+        "more blocks than printed symbols",
+        set_arg(4, blocks=["uesugi-3-circle"] * 4),
+        4,
+        "5.2.1/one-per-symbol",
+    ),
+    (
+        "six blocks in the Mori box",
+        set_arg(5, blocks=["mori-3-triangle"] * 5 + ["mori-leader-triangle"]),
+        5,
+        "5.2.1/mori-count",
+    ),
+    (
+        "a non-Mori block in the Mori box",
+        set_arg(5, blocks=["ukita-2-square"]),
+        5,
+        "5.2.1/mori-symbol",
+    ),
+    (
+        "three blocks on a +2 spot",
+        set_arg(11, blocks=["mori-2", "ukita-3", "ukita-2"]),
+        11,
+        "5.2.2/random-spot",
+    ),
+    (
+        "a spot filled twice",
+        insert(
+            12, {"place_random": {"by": "ishida", "at": "Gifu", "blocks": ["mori-2", "mori-2"]}}
+        ),
+        12,
+        "5.2.2/once-a-spot",
+    ),
+    (
+        "a set-up block drawn from the bag",
+        set_arg(15, blocks=["maeda-2-triangle"]),
+        15,
+        "5.2.2/from-bag",
+    ),
+    (
+        "a first wave of three",
+        set_arg(22, blocks=["tokugawa-2", "tokugawa-3", "maeda-2"]),
+        22,
+        "5.2.3/first-wave",
+    ),
+    ("a bid before the set-up is done", drop_event(23), 23, "5.1"),
+    # 6.x: the week
+    ("a side bids twice", set_arg(25, by="tokugawa", card="tokugawa"), 25, "6.3/one-bid"),
+    ("the bid's loser chooses", set_arg(26, by="ishida"), 26, "6.3/winner-chooses"),
+    ("keeping too many cards", set_arg(44, discard=[]), 44, "6.2/discard-half"),
+    (
+        "five cards for the side with more castles",
+        set_arg(44, cards=["tokugawa", "tokugawa", "fukushima", "maeda", "date"]),
+        44,
+        "6.2/card-draw",
+    ),
+    (
+        "two blocks on a tie for resources",
+        set_arg(44, blocks=["date-2", "maeda-gun"]),
+        44,
+        "6.2/block-draw",
+    ),
+    (
+        "reinforcing twice",
+        insert(45, {"reinforce": {"by": "tokugawa", "discard": [], "cards": [], "blocks": []}}),
+        45,
+        "6.2/once-each",
+    ),
+    (
+        "reinforcing after the step has ended",
+        insert(46, {"reinforce": {"by": "ishida", "discard": [], "cards": [], "blocks": []}}),
+        46,
+        "6.1",
+    ),
+    ("the second player moving first", set_arg(27, by="ishida", cards=["mori"]), 27, "7.1"),
+    # 7.1, 7.2: buying movement, mustering
+    ("limited movement for no card", set_arg(27, cards=[]), 27, "7.1/movement-cost"),
+    (
+        "two stacks under minimal movement",
+        insert(
+            51,
+            {
+                "move": {
+                    "by": "ishida",
+                    "from": "Aizu",
+                    "groups": [{"blocks": ["uesugi-3-circle"], "path": ["Aizu", "Tsugawa"]}],
+                }
+            },
+        ),
+        51,
+        "7.1/stack-limit",
+    ),
+    (
+        "cycling cards under minimal movement",
+        set_arg(37, choice="minimal"),
+        38,
+        "7.1/cycle-only-when-still",
+    ),
+    (
+        "cycling two cards for one",
+        set_arg(38, draw=["tokugawa-swords", "tokugawa"]),
+        38,
+        "7.1/cycle-one-for-one",
+    ),
+    (
+        "a second muster",
+        insert(
+            34, {"muster": {"by": "ishida", "option": "B", "to": "Osaka", "blocks": ["mori-2"]}}
+        ),
+        34,
+        "7.2/once-a-turn",
+    ),
+    (
+        "mustering a block not in the box",
+        set_arg(30, blocks=["tokugawa-2", "tokugawa-cavalry"]),
+        30,
+        "7.2/in-box",
+    ),
+    (
+        "mustering to a location with no friendly mon",
+        set_arg(33, to="Kyoto"),
+        33,
+        "7.2/friendly-recruitment",
+    ),
+    (
+        "option A with a block of another daimyo",
+        set_arg(30, blocks=["tokugawa-2", "maeda-2"]),
+        30,
+        "7.2/one-daimyo-shown",
+    ),
+    (
+        "option B with two blocks",
+        set_arg(33, blocks=["ukita-gun", "mori-2"]),
+        33,
+        "7.2/one-block-unshown",
+    ),
+    # 7.3: moving
+    (
+        "moving a block that is not there",
+        group(29, blocks=["fukushima-leader-star", "fukushima-3"]),
+        29,
+        "7.3.1/available",
+    ),
+    (
+        "moving a block just mustered",
+        insert(
+            34,
+            {
+                "move": {
+                    "by": "ishida",
+                    "from": "Himeji",
+                    "groups": [{"blocks": ["ukita-gun"], "path": ["Himeji", "Ayabe"]}],
+                }
+            },
+        ),
+        34,
+        "7.3.1/available",
+    ),
+    (
+        "moving a block twice in a turn",
+        insert(
+            35,
+            {
+                "move": {
+                    "by": "ishida",
+                    "from": "Kyoto",
+                    "groups": [{"blocks": ["kobayakawa-gun"], "path": ["Kyoto", "Ayabe"]}],
+                }
+            },
+        ),
+        35,
+        "7.3.1/available",
+    ),
+    (
+        "a fourth stack under limited movement",
+        insert(
+            31,
+            {
+                "move": {
+                    "by": "tokugawa",
+                    "from": "Sendai",
+                    "groups": [{"blocks": ["date-2-circle"], "path": ["Sendai", "Soma"]}],
+                }
+            },
+        ),
+        31,
+        "7.1/stack-limit",
+    ),
+    (
+        "a path that leaves the roads",
+        group(29, path=["Kiyosu", "Minakuchi"]),
+        29,
+        "7.3.1/along-roads",
+    ),
+    (
+        "a path that does not start at the stack",
+        group(29, path=["Okazaki", "Kiyosu"]),
+        29,
+        "7.3.1/along-roads",
+    ),
+    (
+        "one location too far",
+        group(50, path=["Ueda", "Saku", "Takasaki", "Oshi"]),
+        50,
+        "7.3.3/within-allowance",
+    ),
+    ("a force march without its card", group(28, force_march="date"), 28, "3.3/in-hand"),
+    (
+        "a force-marched road too long",
+        group(28, path=["Edo", "Hakone", "Numazu", "Sunpu", "Hamamatsu", "Okazaki"]),
+        28,
+        "7.3.3/within-allowance",
+    ),
+    (
+        "walking past an enemy it cannot overrun",
+        set_arg(
+            41,
+            **{
+                "from": "Kyoto",
+                "groups": [
+                    {
+                        "blocks": ["kobayakawa-2", "mori-gun", "kobayakawa-gun"],
+                        "path": ["Kyoto", "Minakuchi", "Kuwana", "Kiyosu"],
+                    }
+                ],
+            },
+        ),
+        41,
+        "7.3.2/stop-at-enemy",
+    ),
+    # 9.3: the Mori box
+    (
+        "Mori blocks for Tokugawa",
+        insert(
+            31, {"mori": {"by": "tokugawa", "cards": ["tokugawa"], "blocks": ["mori-3-triangle"]}}
+        ),
+        31,
+        "9.3/ishida-only",
+    ),
+    (
+        "two Mori blocks for one card",
+        set_arg(42, blocks=["mori-3-triangle", "mori-3-triangle"]),
+        42,
+        "9.3/one-per-card",
+    ),
+    ("the Mori leader first", set_arg(42, blocks=["mori-leader-triangle"]), 42, "9.3/leader-last"),
+]
+
+
+@pytest.mark.parametrize("why,change,number,cites", ILLEGAL, ids=[c[0] for c in ILLEGAL])
+def test_illegal_event_cites_its_clause(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    why: str,
+    change: Callable[[Events], None],
+    number: int,
+    cites: str,
+) -> None:
+    code, v = judge(tmp_path, capsys, mutate(WEEKS, change))
+    assert code == 1, why
+    assert v["legal"] is False
+    (violation,) = v["violations"]
+    assert (violation["index"], violation["cites"]) == (number, cites), violation["message"]
+    assert violation["message"]
