@@ -123,7 +123,7 @@ def test_wrong_type_and_unknown_field(tmp_path: Path, capsys: pytest.CaptureFixt
     bid_line = replace_once(f, "  bid: 6", "  bid: six")
     count_line = replace_once(f, "  count: 4", "  cuont: 4")
     err = check_data(f.parent, capsys)
-    assert f"{f}:{bid_line}:8: cards[1].bid: expected integer, found str 'six'" in err
+    assert f"{f}:{bid_line}:8: cards[1].bid: expected integer, found string 'six'" in err
     assert f"{f}:{count_line}:3: cards[0]: unknown field 'cuont'" in err
     assert "did you mean 'count'?" in err
     assert "cards[0]: 'count' is missing (required)" in err

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.referee_helpers import EXAMPLES as EXAMPLES_DIR
 from tests.referee_helpers import Events, args, example, judge, mutate
 
 WEEKS = example("weeks-1-2.yaml")
@@ -339,3 +340,139 @@ def test_illegal_event_cites_its_clause(
     (violation,) = v["violations"]
     assert (violation["index"], violation["cites"]) == (number, cites), violation["message"]
     assert violation["message"]
+
+
+END = example("end-of-week-7.yaml")
+
+
+def test_the_game_is_scored_after_week_7(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, v = judge(tmp_path, capsys, END)
+    assert code == 0
+    assert v["summary"] == (
+        "the game is over after week 7; Tokugawa 13 (5 castles, 3 resources),"
+        " Ishida 13 (4 castles, 5 resources): ishida wins"
+    )
+
+
+def test_one_more_point_wins_for_tokugawa(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = mutate(END, lambda ev: None)
+    record["position"]["state"]["resource_holder"]["Takeda"] = "tokugawa"
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 0
+    assert v["summary"].endswith(
+        "Tokugawa 14 (5 castles, 4 resources), Ishida 12 (4 castles, 4 resources): tokugawa wins"
+    )
+
+
+def test_a_castle_taken_counts_for_its_holder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = mutate(END, lambda ev: None)
+    record["position"]["state"]["units_at"]["Okazaki"] = {"ishida": ["mori-2"]}
+    code, v = judge(tmp_path, capsys, record)
+    assert v["summary"].endswith(
+        "Tokugawa 11 (4 castles, 3 resources), Ishida 15 (5 castles, 5 resources): ishida wins"
+    )
+
+
+def test_all_reports_every_illegal_event(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def two_mistakes(ev: Events) -> None:
+        args(ev, 27)["cards"] = []  # limited movement for nothing
+        args(ev, 50)["groups"][0]["path"] = ["Ueda", "Saku", "Takasaki", "Oshi"]
+
+    record = mutate(WEEKS, two_mistakes)
+    code, v = judge(tmp_path, capsys, record, "--all")
+    assert code == 1
+    assert [(x["index"], x["cites"]) for x in v["violations"]] == [
+        (27, "7.1/movement-cost"),
+        (50, "7.3.3/within-allowance"),
+    ]
+    assert v["judged"] == 60
+    code, v = judge(tmp_path, capsys, record)
+    assert [x["index"] for x in v["violations"]] == [27] and v["judged"] == 27
+
+
+def test_violation_json_carries_the_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = mutate(WEEKS, group(50, path=["Ueda", "Saku", "Takasaki", "Oshi"]))
+    code, v = judge(tmp_path, capsys, record)
+    (x,) = v["violations"]
+    assert x["title"] == "Movement distance"
+    assert (
+        x["message"]
+        == "moved 3 locations; allowance 2 = base 1 + highway 0 + leadership 1 + force march 0 - size 0"
+    )
+    assert (
+        x["numbers"][0]
+        == "given: distance = 3, all_highway = false, leadership = true, force_march = false, largest_group = 2"
+    )
+    assert "allowance(false, true, false, 2) = 2  (7.3.3)" in x["numbers"]
+    assert "size_penalty(2) = 0  (7.3.5)" in x["numbers"]
+    assert x["line"] > 0 and x["column"] > 0
+
+
+def test_text_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.cli import main
+
+    assert main(["check", str(EXAMPLES_DIR / "illegal" / "movement-too-far.yaml")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith(
+        "movement-too-far.yaml:18:5: event 2 (move) is illegal: 7.3.3/within-allowance (Movement distance)"
+    )
+    assert (
+        out[1]
+        == "  moved 3 locations; allowance 2 = base 1 + highway 1 + leadership 1 + force march 0 - size 1"
+    )
+    assert out[-1] == "  printing gmt-later; overlays in force: S-overrun-draw; relied on: none"
+
+
+OUT_AND_BACK = {
+    "game": "sekigahara",
+    "position": {
+        "procedure": "movement_phase",
+        "args": {"active": "ishida"},
+        "state": {"units_at": {"Kyoto": {"ishida": ["ukita-2", "ukita-3"]}}},
+    },
+    "events": [
+        {"movement": {"by": "ishida", "choice": "minimal"}},
+        # one stack out to Minakuchi and back: the same segment twice
+        {
+            "move": {
+                "by": "ishida",
+                "from": "Kyoto",
+                "groups": [
+                    {"blocks": ["ukita-2", "ukita-3"], "path": ["Kyoto", "Minakuchi", "Kyoto"]}
+                ],
+            }
+        },
+    ],
+}
+
+
+def test_printings_differ_on_a_road_used_twice_by_one_stack(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, v = judge(tmp_path, capsys, OUT_AND_BACK)
+    assert code == 1 and v["violations"][0]["cites"] == "7.3.1/segment-once"
+    assert (
+        v["violations"][0]["message"]
+        == "the road Kyoto-Minakuchi was already used 1 time(s) this movement phase"
+    )
+    code, v = judge(tmp_path, capsys, OUT_AND_BACK, "--printing", "gmt-2011")
+    assert code == 0
+    assert v["printing"] == "gmt-2011" and "E-road-once" in v["overlays"]
+    assert v["relied"] == ["E-road-once"]
+
+
+def test_overlays_switched_off_and_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, v = judge(tmp_path, capsys, WEEKS, "--no-overlay", "S-overrun-draw")
+    assert code == 0 and v["overlays"] == [] and v["relied"] == []
+    code, v = judge(tmp_path, capsys, OUT_AND_BACK, "--overlay", "E-road-once")
+    assert code == 0 and v["printing"] == "gmt-later" and "E-road-once" in v["overlays"]

@@ -100,7 +100,18 @@ def describe(err: jsonschema.ValidationError) -> str:
     if err.validator == "const":
         return f"{err.instance!r} should be {err.validator_value!r}"
     if err.validator == "type":
-        return (
-            f"expected {err.validator_value}, found {type(err.instance).__name__} {err.instance!r}"
-        )
+        wanted = err.validator_value
+        wanted = " or ".join(wanted) if isinstance(wanted, list) else wanted
+        return f"expected {wanted}, found {_json_kind(err.instance)} {err.instance!r}"
     return err.message
+
+
+def _json_kind(value: object) -> str:
+    """The JSON Schema name of a value's type, as the schema's own words say it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    return {dict: "object", list: "list", str: "string", int: "integer", float: "number"}.get(
+        type(value), type(value).__name__
+    )

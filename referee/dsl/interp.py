@@ -86,6 +86,8 @@ class Interpreter:
     on_procedure: Callable[[ast.Procedure, tuple[Any, ...]], None] | None = None
     # overlays whose amended declarations were evaluated
     relied: set[str] = field(default_factory=set)
+    # when a list, failed checks are collected here and the statements go on
+    lenient: list[CheckFailed] | None = None
     _depth: int = 0
     _consts: dict[str, Any] = field(default_factory=dict)
     _index: dict[int, dict[Any, Any]] = field(default_factory=dict)
@@ -334,7 +336,10 @@ class Interpreter:
             self.trace = saved
         if not ok:
             _, message = self.holds(req, dict(args))
-            raise CheckFailed(req, message, trace, st.span, dict(args))
+            failed = CheckFailed(req, message, trace, st.span, dict(args))
+            if self.lenient is None:
+                raise failed
+            self.lenient.append(failed)
 
     def _quant(self, e: ast.Quant, binders: list[ast.Binder], env: dict[str, Any]) -> bool:
         if not binders:

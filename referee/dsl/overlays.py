@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import difflib
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from referee.dsl import ast
@@ -30,13 +31,16 @@ def base_printing(sym: Symbols) -> str:
     return next((p.id for p in sym.printings.values() if p.base), "")
 
 
-def in_force(sym: Symbols, choice: Choice, where: Span) -> tuple[str, list[ast.Overlay]]:
+def in_force(
+    sym: Symbols, choice: Choice, where: Callable[[str], Span]
+) -> tuple[str, list[ast.Overlay]]:
+    """The printing and overlays in force; ``where`` locates a name the user gave."""
     printing = choice.printing or base_printing(sym)
     if printing and printing not in sym.printings:
-        raise _unknown(where, "printing", printing, list(sym.printings))
+        raise _unknown(where(printing), "printing", printing, list(sym.printings))
     for oid in choice.on + choice.off:
         if oid not in sym.overlays:
-            raise _unknown(where, "overlay", oid, list(sym.overlays))
+            raise _unknown(where(oid), "overlay", oid, list(sym.overlays))
     chosen = []
     for o in sym.overlays.values():
         on = printing in o.printings or bool(o.default) or o.id in choice.on

@@ -8,7 +8,7 @@ overlays in force, and the overlays the verdict relied on.
 
 from __future__ import annotations
 
-import copy
+import difflib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,7 @@ from typing import Any
 from referee.dsl import ast
 from referee.dsl.interp import CheckFailed, Interpreter, show
 from referee.dsl.overlays import Choice, apply, in_force
-from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
+from referee.engine.machine import Machine, NotAllowed, Stuck
 from referee.engine.record import Event, Record, load_record
 from referee.engine.values import Converter
 from referee.errors import Problem, RefereeError, Span
@@ -66,8 +66,7 @@ class Referee:
     def __init__(self, spec: Spec, record: Record, choice: Choice) -> None:
         self.spec = spec
         self.record = record
-        where = record.doc.span(("printing",))
-        self.printing, overlays = in_force(spec.sym, choice, where)
+        self.printing, overlays = in_force(spec.sym, choice, self._where)
         self.overlays = [o.id for o in overlays]
         self.sym = apply(spec.sym, overlays)
         self.interp = Interpreter(self.sym, components=spec.components.collections)
@@ -80,6 +79,24 @@ class Referee:
         self.machine = Machine(self.interp)
         game = spec.game
         self.players = ast.TypeRef(game.players) if game and game.players else None
+        self.actions = {
+            a.name
+            for p in self.sym.actions.values()
+            if isinstance(p, ast.Procedure)
+            for s in p.steps
+            for a in s.allows
+        }
+
+    def _where(self, name: str) -> Span:
+        """Where the record names a printing or overlay; else it came from the command line."""
+        data = self.record.doc.data
+        if data.get("printing") == name:
+            return self.record.doc.span(("printing",))
+        for key in ("overlays", "no_overlays"):
+            for i, oid in enumerate(data.get(key) or []):
+                if oid == name:
+                    return self.record.doc.span((key, i))
+        return Span("<command line>", 0, 0)
 
     # ------------------------------------------------------------ start
     def start(self) -> None:
@@ -169,30 +186,52 @@ class Referee:
         return RefereeError([Problem(doc.span(path), message, hint)], {doc.file: doc.text})
 
     # ------------------------------------------------------------ events
-    def judge(self, ev: Event) -> Violation | None:
-        """Judge one event; return its violation, or None if it is legal."""
+    def judge(self, ev: Event, keep_going: bool = False) -> list[Violation]:
+        """Judge one event; return its violations (none if it is legal).
+
+        Normally the first broken condition stops the event. With ``keep_going``
+        every broken condition is reported and the event's effects are applied
+        all the same, as the record says they happened, so that later events
+        are judged from there.
+        """
         raw = dict(ev.args)
         by = None
         if self.players is not None:
             if "by" not in raw:
                 raise self._bad(ev.path, "'by' is missing: who acts?")
             by = self.convert.convert(raw.pop("by"), self.players, ev.path + ("by",))
+        if ev.action not in self.actions:
+            close = difflib.get_close_matches(ev.action, sorted(self.actions), n=1)
+            raise self._bad(
+                ev.path[:2],
+                f"unknown action '{ev.action}'",
+                f"did you mean '{close[0]}'?"
+                if close
+                else f"actions: {', '.join(sorted(self.actions))}",
+            )
         try:
             allow = self.machine.find_allow(ev.action, by)
         except NotAllowed as err:
-            return self._violation(ev, err.clause, "", err.message, [])
+            return [self._violation(ev, err.clause, "", err.message, [])]
         env = self._args(allow.params, raw, ev.path)
         env["by"] = by
         self.interp.relied = set()
+        failed: list[CheckFailed] = []
+        self.interp.lenient = failed if keep_going else None
         try:
             self.machine.perform(allow, env)
         except CheckFailed as err:
-            given = ", ".join(f"{k} = {show(v)}" for k, v in err.bound.items())
-            numbers = ([f"given: {given}"] if given else []) + [str(t) for t in err.trace]
-            return self._violation(ev, err.req.clause, err.req.name, err.message, numbers)
+            failed.append(err)
         except Stuck as err:
             raise self._bad(ev.path, f"the spec's rules loop here: {err}") from None
-        return None
+        finally:
+            self.interp.lenient = None
+        return [self._failed(ev, err) for err in failed]
+
+    def _failed(self, ev: Event, err: CheckFailed) -> Violation:
+        given = ", ".join(f"{k} = {show(v)}" for k, v in err.bound.items())
+        numbers = ([f"given: {given}"] if given else []) + [str(t) for t in err.trace]
+        return self._violation(ev, err.req.clause, err.req.name, err.message, numbers)
 
     def _violation(
         self, ev: Event, clause: str, label: str, message: str, numbers: list[str]
@@ -211,19 +250,6 @@ class Referee:
             numbers,
             sorted(self.interp.relied),
         )
-
-    def snapshot(self) -> tuple[dict[str, Any], list[Frame]]:
-        state = {k: dict(v) if isinstance(v, dict) else v for k, v in self.interp.state.items()}
-        return state, [copy.copy(f) for f in self.machine.frames]
-
-    def restore(self, snap: tuple[dict[str, Any], list[Frame]]) -> None:
-        state, frames = snap
-        self.interp.state = {k: dict(v) if isinstance(v, dict) else v for k, v in state.items()}
-        self.machine.frames = [copy.copy(f) for f in frames]
-        for f in self.machine.frames:
-            f.vars = dict(f.vars)
-        if self.machine.top is not None:
-            self.interp.frame = self.machine.top.vars
 
     def summary(self) -> str:
         """The spec's own ``summary()``, and where the rules now wait."""
@@ -260,17 +286,14 @@ def check_record(spec: Spec, path: str | Path, choice: Choice, keep_going: bool 
     verdict = Verdict(record.doc.file, True, len(record.events), 0, ref.printing, ref.overlays)
     relied: set[str] = set()
     for ev in record.events:
-        snap = ref.snapshot() if keep_going else None
-        violation = ref.judge(ev)
+        violations = ref.judge(ev, keep_going)
         verdict.judged += 1
         relied |= ref.interp.relied
-        if violation is not None:
+        if violations:
             verdict.legal = False
-            verdict.violations.append(violation)
+            verdict.violations += violations
             if not keep_going:
                 break
-            assert snap is not None
-            ref.restore(snap)
     verdict.relied = sorted(relied)
     verdict.summary = ref.summary()
     return verdict
