@@ -286,6 +286,7 @@ def check_record(spec: Spec, path: str | Path, choice: Choice, keep_going: bool 
     verdict = Verdict(record.doc.file, True, len(record.events), 0, ref.printing, ref.overlays)
     relied: set[str] = set()
     for ev in record.events:
+        before = "" if keep_going else ref.summary()
         violations = ref.judge(ev, keep_going)
         verdict.judged += 1
         relied |= ref.interp.relied
@@ -293,7 +294,9 @@ def check_record(spec: Spec, path: str | Path, choice: Choice, keep_going: bool 
             verdict.legal = False
             verdict.violations += violations
             if not keep_going:
-                break
+                verdict.relied = sorted(relied)
+                verdict.summary = before  # where the game stood before the illegal event
+                return verdict
     verdict.relied = sorted(relied)
     verdict.summary = ref.summary()
     return verdict
@@ -319,7 +322,7 @@ def render(verdict: Verdict) -> str:
                 out.append("  the numbers:")
                 out += [f"    {n}" for n in v.numbers]
         if verdict.summary:
-            out.append(f"  position after the last legal event: {verdict.summary}")
+            out.append(f"  before that event: {verdict.summary}")
     overlays = ", ".join(verdict.overlays) or "none"
     out.append(
         f"  printing {verdict.printing}; overlays in force: {overlays};"
