@@ -150,7 +150,8 @@ ILLEGAL = [
         46,
         "6.1",
     ),
-    ("the second player moving first", set_arg(27, by="ishida", cards=["mori"]), 27, "7.1"),
+    ("the second player moving first", set_arg(27, by="ishida", cards=["mori"]), 27, "6.4"),
+    ("a move before the movement is bought", drop_event(27), 27, "7.1"),
     # 7.1, 7.2: buying movement, mustering
     ("limited movement for no card", set_arg(27, cards=[]), 27, "7.1/movement-cost"),
     (
@@ -356,15 +357,40 @@ def test_the_game_is_scored_after_week_7(
     )
 
 
+@pytest.mark.parametrize(
+    "result,cites",
+    [
+        ({"winner": "tokugawa", "tokugawa": 13, "ishida": 13}, "2.2/winner"),
+        ({"winner": "ishida", "tokugawa": 14, "ishida": 13}, "2.2/points"),
+    ],
+)
+def test_a_wrong_result_is_illegal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], result: dict[str, Any], cites: str
+) -> None:
+    record = mutate(END, lambda ev: args(ev, 5).update(result))
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 1 and v["violations"][0]["cites"] == cites
+
+
+def test_no_event_after_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = mutate(END, lambda ev: ev.append({"movement": {"by": "ishida", "choice": "minimal"}}))
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 1
+    assert v["violations"][0]["message"] == "the game is over: no more events are allowed"
+    assert v["violations"][0]["cites"] == "6.1"
+
+
 def test_one_more_point_wins_for_tokugawa(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     record = mutate(END, lambda ev: None)
     record["position"]["state"]["resource_holder"]["Takeda"] = "tokugawa"
+    record["events"].pop()  # the stated result no longer holds
     code, v = judge(tmp_path, capsys, record)
     assert code == 0
     assert v["summary"].endswith(
         "Tokugawa 14 (5 castles, 4 resources), Ishida 12 (4 castles, 4 resources): tokugawa wins"
+        "; next: victory points, step scoring"
     )
 
 
@@ -373,9 +399,11 @@ def test_a_castle_taken_counts_for_its_holder(
 ) -> None:
     record = mutate(END, lambda ev: None)
     record["position"]["state"]["units_at"]["Okazaki"] = {"ishida": ["mori-2"]}
+    record["events"].pop()
     code, v = judge(tmp_path, capsys, record)
     assert v["summary"].endswith(
         "Tokugawa 11 (4 castles, 3 resources), Ishida 15 (5 castles, 5 resources): ishida wins"
+        "; next: victory points, step scoring"
     )
 
 

@@ -28,8 +28,12 @@ class TraceEntry:
     depth: int
 
     def __str__(self) -> str:
-        args = ", ".join(show(a) for a in self.args)
-        return f"{self.name}({args}) = {show(self.result)}  ({self.clause})"
+        args = ", ".join(_short(show(a)) for a in self.args)
+        return f"{self.name}({args}) = {_short(show(self.result))}  ({self.clause})"
+
+
+def _short(text: str, limit: int = 48) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def show(v: Any) -> str:
@@ -88,6 +92,8 @@ class Interpreter:
     relied: set[str] = field(default_factory=set)
     # when a list, failed checks are collected here and the statements go on
     lenient: list[CheckFailed] | None = None
+    # for each `let`, the calls that computed its value
+    facts: dict[str, list[TraceEntry]] = field(default_factory=dict)
     _depth: int = 0
     _consts: dict[str, Any] = field(default_factory=dict)
     _index: dict[int, dict[Any, Any]] = field(default_factory=dict)
@@ -273,7 +279,14 @@ class Interpreter:
                 value = current + value if st.op == "+=" else current - value
             self._assign(st.target, value, env)
         elif isinstance(st, ast.LetStmt):
-            env[st.name] = self.eval(st.value, env)
+            # keep how a fact was computed: a failed check shows it with its own numbers
+            saved, self.trace = self.trace, []
+            try:
+                env[st.name] = self.eval(st.value, env)
+                top = min((t.depth for t in self.trace), default=0)
+                self.facts[st.name] = [t for t in self.trace if t.depth == top]
+            finally:
+                self.trace = saved
         elif isinstance(st, ast.IfStmt):
             self.run(st.then if self.eval(st.cond, env) else st.orelse, env)
         elif isinstance(st, ast.ForStmt):
@@ -321,15 +334,17 @@ class Interpreter:
         assert isinstance(req, ast.Require)
         if req.overlay:
             self.relied.add(req.overlay)
-        if st.args is None:
-            args = {
-                p.name: env[p.name] if p.name in env else self.frame[p.name] for p in req.params
-            }
-        else:
-            values = [self.eval(a, env) for a in st.args]
-            args = {p.name: v for p, v in zip(req.params, values, strict=True)}
         saved, self.trace = self.trace, []
         try:
+            if st.args is None:
+                args = {
+                    p.name: env[p.name] if p.name in env else self.frame[p.name] for p in req.params
+                }
+                for p in req.params:  # how each fact was computed
+                    self.trace.extend(self.facts.get(p.name, []))
+            else:
+                values = [self.eval(a, env) for a in st.args]
+                args = {p.name: v for p, v in zip(req.params, values, strict=True)}
             ok = bool(self.eval(req.cond, dict(args)))
             trace = _dedupe(self.trace)
         finally:

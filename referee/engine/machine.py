@@ -49,6 +49,7 @@ class Frame:
 class Machine:
     interp: Interpreter
     frames: list[Frame] = field(default_factory=list)
+    outermost_clause: str = ""  # the clause of the procedure the replay started in
     _pending: list[tuple[ast.Procedure, tuple[Any, ...]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -59,7 +60,21 @@ class Machine:
         self._push(proc, args, step)
         self.settle()
 
+    def resume(self, proc: ast.Procedure, args: tuple[Any, ...], step: str) -> Frame:
+        """Put a caller's frame on the stack at a step, as if it had run there already."""
+        frame = Frame(proc, {p.name: a for p, a in zip(proc.params, args, strict=True)})
+        self._bind(frame)
+        for v in proc.vars:
+            frame.vars[v.name] = self.interp.eval(v.value, {})
+        frame.step = next((s for s in proc.steps if s.name == step), None)
+        self.frames.append(frame)
+        if not self.outermost_clause:
+            self.outermost_clause = proc.clause
+        return frame
+
     def _push(self, proc: ast.Procedure, args: tuple[Any, ...], step: str = "") -> None:
+        if not self.frames and not self.outermost_clause:
+            self.outermost_clause = proc.clause
         frame = Frame(proc, {p.name: a for p, a in zip(proc.params, args, strict=True)})
         self.frames.append(frame)
         self._bind(frame)
@@ -116,7 +131,9 @@ class Machine:
     def find_allow(self, name: str, by: Any) -> ast.Allow:
         frame = self.top
         if frame is None or frame.step is None:
-            raise NotAllowed("the game is over: no more events are allowed", "", [])
+            raise NotAllowed(
+                "the game is over: no more events are allowed", self.outermost_clause, []
+            )
         allow = next((a for a in frame.step.allows if a.name == name), None)
         clause = frame.proc.clause
         if allow is None:
@@ -129,10 +146,12 @@ class Machine:
             )
         actor = self.actor()
         if actor is not None and by != actor:
+            # Whose turn it is was decided by the procedure that started this one.
+            caller = self.frames[-2].proc.clause if len(self.frames) > 1 else clause
             raise NotAllowed(
                 f"it is {actor}'s turn to act ({frame.proc.title}, step {frame.step.name}),"
                 f" not {by}'s",
-                clause,
+                caller,
                 self.allowed(),
             )
         return allow

@@ -16,7 +16,7 @@ from typing import Any
 from referee.dsl import ast
 from referee.dsl.interp import CheckFailed, Interpreter, show
 from referee.dsl.overlays import Choice, apply, in_force
-from referee.engine.machine import Machine, NotAllowed, Stuck
+from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
 from referee.engine.record import Event, Record, load_record
 from referee.engine.values import Converter
 from referee.errors import Problem, RefereeError, Span
@@ -108,34 +108,46 @@ class Referee:
                 raise self._bad(("game",), "this game's spec names no procedure to start from")
             self.machine.start(proc, ())
             return
-        proc = self.sym.actions.get(pos["procedure"])
+        for name, value in (pos.get("state") or {}).items():
+            self._set_state(name, value, ("position", "state", name))
+        # The callers, outermost first, stand at their steps as if they had run there.
+        for i, caller in enumerate(pos.get("within") or []):
+            path = ("position", "within", i)
+            proc, args, step = self._frame_spec(caller, path)
+            if not step:
+                raise self._bad(path, f"say at which step of {proc.name} this call stands")
+            self._vars(self.machine.resume(proc, args, step), caller, path)
+        proc, args, step = self._frame_spec(pos, ("position",))
+        self.machine._push(proc, args, step)
+        top = self.machine.top
+        assert top is not None
+        self._vars(top, pos, ("position",))
+        self.machine.settle()
+
+    def _frame_spec(
+        self, spec: dict[str, Any], path: tuple[str | int, ...]
+    ) -> tuple[ast.Procedure, tuple[Any, ...], str]:
+        proc = self.sym.actions.get(spec["procedure"])
         if not isinstance(proc, ast.Procedure):
             names = [k for k, v in self.sym.actions.items() if isinstance(v, ast.Procedure)]
             raise self._bad(
-                ("position", "procedure"),
-                f"no procedure '{pos['procedure']}'",
+                path + ("procedure",),
+                f"no procedure '{spec['procedure']}'",
                 f"procedures: {', '.join(sorted(names))}",
             )
-        for name, value in (pos.get("state") or {}).items():
-            self._set_state(name, value, ("position", "state", name))
-        args = self._args(proc.params, pos.get("args") or {}, ("position", "args"))
-        step = pos.get("step", "")
+        args = self._args(proc.params, spec.get("args") or {}, path + ("args",))
+        step = spec.get("step", "")
         if step and step not in {s.name for s in proc.steps}:
-            raise self._bad(("position", "step"), f"procedure {proc.name} has no step '{step}'")
-        frame_vars = pos.get("vars") or {}
-        self.machine._push(proc, tuple(args[p.name] for p in proc.params), step)
-        top = self.machine.top
-        assert top is not None
-        declared = {v.name: v for v in proc.vars}
-        for name, value in frame_vars.items():
+            raise self._bad(path + ("step",), f"procedure {proc.name} has no step '{step}'")
+        return proc, tuple(args[p.name] for p in proc.params), step
+
+    def _vars(self, frame: Frame, spec: dict[str, Any], path: tuple[str | int, ...]) -> None:
+        declared = {v.name: v for v in frame.proc.vars}
+        for name, value in (spec.get("vars") or {}).items():
+            where = path + ("vars", name)
             if name not in declared:
-                raise self._bad(
-                    ("position", "vars", name), f"procedure {proc.name} has no var '{name}'"
-                )
-            top.vars[name] = self.convert.convert(
-                value, declared[name].type, ("position", "vars", name)
-            )
-        self.machine.settle()
+                raise self._bad(where, f"procedure {frame.proc.name} has no var '{name}'")
+            frame.vars[name] = self.convert.convert(value, declared[name].type, where)
 
     def _set_state(self, name: str, value: Any, path: tuple[str | int, ...]) -> None:
         d = self.sym.values.get(name)
@@ -324,8 +336,9 @@ def render(verdict: Verdict) -> str:
         if verdict.summary:
             out.append(f"  before that event: {verdict.summary}")
     overlays = ", ".join(verdict.overlays) or "none"
+    relied = verdict.violations[0].relied if verdict.violations else verdict.relied
     out.append(
         f"  printing {verdict.printing}; overlays in force: {overlays};"
-        f" relied on: {', '.join(verdict.relied) or 'none'}"
+        f" relied on: {', '.join(relied) or 'none'}"
     )
     return "\n".join(out)
