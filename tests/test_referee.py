@@ -504,3 +504,145 @@ def test_overlays_switched_off_and_on(tmp_path: Path, capsys: pytest.CaptureFixt
     assert code == 0 and v["overlays"] == [] and v["relied"] == []
     code, v = judge(tmp_path, capsys, OUT_AND_BACK, "--overlay", "E-road-once")
     assert code == 0 and v["printing"] == "gmt-later" and "E-road-once" in v["overlays"]
+
+
+ILLEGAL_EXAMPLES = sorted((EXAMPLES_DIR / "illegal").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", ILLEGAL_EXAMPLES, ids=[p.stem for p in ILLEGAL_EXAMPLES])
+def test_illegal_example_cites_what_its_header_says(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+    import re
+
+    from referee.cli import main
+
+    header = path.read_text().splitlines()[0]
+    match = re.match(r"# Illegal \(([^)]+)\): ", header)
+    assert match, f"{path.name} must open with '# Illegal (clause/label): why'"
+    assert main(["check", str(path), "--format", "json"]) == 1
+    v = json.loads(capsys.readouterr().out)
+    assert v["violations"][0]["cites"] == match.group(1)
+
+
+def test_there_is_an_illegal_example_for_each_chapter() -> None:
+    cited = {p.read_text().split("(", 1)[1].split(")", 1)[0] for p in ILLEGAL_EXAMPLES}
+    chapters = {c.split(".")[0] for c in cited}
+    assert {"3", "5", "6", "7", "9"} <= chapters
+    assert len(ILLEGAL_EXAMPLES) >= 20
+
+
+# The rulebook's example of movement: the allowance it states for each stack.
+@pytest.mark.parametrize(
+    "number,allowance",
+    [
+        (2, 2),
+        (4, 1),
+        (5, 2),
+        (6, 2),
+    ],  # A, C, D, E (B is stopped by the used road, not its allowance)
+)
+def test_movement_example_allowances(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], number: int, allowance: int
+) -> None:
+    record = example("movement-example.yaml")
+
+    def one_step_further(ev: Events) -> None:
+        path = args(ev, number)["groups"][0]["path"]
+        extra = {"Minakuchi": "Kuwana", "Osaka": "Himeji", "Kyoto": "Ayabe", "Tsuruga": "Miyazu"}
+        path.append(extra[path[-1]])
+        del ev[number:]  # judge that move alone
+
+    code, v = judge(tmp_path, capsys, mutate(record, one_step_further))
+    assert code == 1
+    (x,) = v["violations"]
+    assert x["cites"] == "7.3.3/within-allowance"
+    assert f"allowance {allowance} = " in x["message"]
+
+
+def test_an_exhausted_draw_pile_is_replaced_by_the_discards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """3.3: the first two cards come from the pile, the rest from the shuffled discards."""
+    record = {
+        "game": "sekigahara",
+        "position": {
+            "procedure": "movement_phase",
+            "args": {"active": "ishida"},
+            "state": {
+                "hand": {"ishida": ["mori", "ukita"]},
+                "draw_pile": {"ishida": ["uesugi", "kobayakawa"]},
+                "discards": {"ishida": ["mori-swords", "ukita-swords"]},
+            },
+        },
+        "events": [
+            {"movement": {"by": "ishida", "choice": "no_movement"}},
+            {
+                "cycle": {
+                    "by": "ishida",
+                    "discard": ["mori", "ukita"],
+                    "draw": ["uesugi", "kobayakawa"],
+                }
+            },
+            # the pile is empty: the discards (with the two just cycled) become the pile
+            {"cycle": {"by": "ishida", "discard": ["uesugi"], "draw": ["ukita-swords"]}},
+        ],
+    }
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 0, v
+    # a card that was never discarded cannot come back from them
+    record["events"][2]["cycle"]["draw"] = ["ukita-double"]
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 1 and v["violations"][0]["cites"] == "3.3/in-draw-pile"
+
+
+def test_blocks_already_there_lend_their_numbers_to_an_overrun(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """7.4.2: two stacks of two arrive one after the other; the second completes the 4:1."""
+    record = {
+        "game": "sekigahara",
+        "position": {
+            "within": [{"procedure": "game_turn", "step": "first_moves"}],
+            "procedure": "movement_phase",
+            "args": {"active": "ishida"},
+            "state": {
+                "first_player": "ishida",
+                "hand": {"ishida": ["mori", "ukita"]},
+                "units_at": {
+                    "Kyoto": {"ishida": ["ukita-2", "ukita-3"]},
+                    "Osaka": {"ishida": ["mori-2", "mori-3"]},
+                    "Ayabe": {"tokugawa": ["date-2"]},
+                },
+            },
+        },
+        "events": [
+            {"movement": {"by": "ishida", "choice": "limited", "cards": ["mori"]}},
+            {
+                "move": {
+                    "by": "ishida",
+                    "from": "Kyoto",
+                    "groups": [{"blocks": ["ukita-2", "ukita-3"], "path": ["Kyoto", "Ayabe"]}],
+                }
+            },
+            {
+                "move": {
+                    "by": "ishida",
+                    "from": "Osaka",
+                    "groups": [
+                        {"blocks": ["mori-2", "mori-3"], "path": ["Osaka", "Himeji", "Ayabe"]}
+                    ],
+                }
+            },
+            {"end_movement": {"by": "ishida"}},
+        ],
+    }
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 0, v
+    # the Date block is gone: no combat, and Tokugawa's movement phase is next
+    assert v["summary"].endswith("next: movement phase, step buying")
+    # with only the first stack the Date block stands: the phase cannot end in conflict there
+    del record["events"][2]
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 0 and v["summary"].endswith("next: combat phase, step declaring")
