@@ -244,6 +244,7 @@ class Decl:
     span: Span = field(default=NOWHERE, kw_only=True)
     clause: str = field(default="", kw_only=True)
     overlay: str = field(default="", kw_only=True)  # the overlay that put it in force, if any
+    decisions: list[str] = field(default_factory=list, kw_only=True)  # decision ids it embodies
 
     kind = "declaration"
 

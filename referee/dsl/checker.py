@@ -209,6 +209,16 @@ class Checker:
             self.error(e.span, f"type mismatch: expected {want}, found {got}")
 
     def decl(self, d: ast.Decl) -> None:
+        for oid in d.decisions:
+            o = self.sym.overlays.get(oid)
+            if o is None:
+                self.unknown(
+                    d.span, "decision", oid, [k for k in self.sym.overlays if k.startswith("D-")]
+                )
+            elif o.kind != "decision":
+                self.error(
+                    d.span, f"{oid} is an overlay of kind {o.kind or 'none'}, not a decision"
+                )
         if isinstance(d, ast.EnumDecl):
             if d.from_data and d.from_data not in self.sym.data_values:
                 self.unknown(d.span, "data collection", d.from_data, list(self.sym.data_values))

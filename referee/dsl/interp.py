@@ -92,6 +92,8 @@ class Interpreter:
     relied: set[str] = field(default_factory=set)
     # when a list, failed checks are collected here and the statements go on
     lenient: list[CheckFailed] | None = None
+    # the overlays in force: a decision is relied on only while it is in force
+    in_force: set[str] = field(default_factory=set)
     # for each `let`, the calls that computed its value
     facts: dict[str, list[TraceEntry]] = field(default_factory=dict)
     _depth: int = 0
@@ -109,8 +111,8 @@ class Interpreter:
         return self._invoke(d, tuple(args))
 
     def const(self, d: ast.ConstDecl) -> Any:
-        if d.overlay:
-            self.relied.add(d.overlay)
+        if d.overlay or d.decisions:
+            self._rely(d)
         if d.name not in self._consts:
             self._consts[d.name] = self.eval(d.value, {})
         return self._consts[d.name]
@@ -124,9 +126,16 @@ class Interpreter:
         return ok, text
 
     # ------------------------------------------------------------ calls
-    def _invoke(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
+    def _rely(self, d: ast.Decl) -> None:
         if d.overlay:
             self.relied.add(d.overlay)
+        for oid in d.decisions:
+            if oid in self.in_force:
+                self.relied.add(oid)
+
+    def _invoke(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
+        if d.overlay or d.decisions:
+            self._rely(d)
         self._depth += 1
         try:
             if isinstance(d, ast.Define):
@@ -248,6 +257,8 @@ class Interpreter:
 
     # ------------------------------------------------------------ state
     def read_state(self, d: ast.StateDecl, args: tuple[Any, ...]) -> Any:
+        if d.decisions:
+            self._rely(d)
         if not d.params:
             if d.name not in self.state:
                 self.state[d.name] = self.eval(d.value, {})
@@ -332,8 +343,8 @@ class Interpreter:
         req = self.sym.labels.get(str(st.ref))
         assert req is not None, st.ref
         assert isinstance(req, ast.Require)
-        if req.overlay:
-            self.relied.add(req.overlay)
+        if req.overlay or req.decisions:
+            self._rely(req)
         saved, self.trace = self.trace, []
         try:
             if st.args is None:

@@ -393,6 +393,10 @@ class _ToAst(Transformer[Token, Any]):
             str(name), [f for f in fields if f is not None], str(coll or ""), span=self.s(meta)
         )
 
+    def decided(self, meta: Meta, decl: ast.Decl, *ids: Token) -> ast.Decl:
+        decl.decisions = [str(i) for i in ids]
+        return decl
+
     def routine(self, meta: Meta, name: Token, params: Any, body: list[ast.Stmt]) -> ast.Decl:
         return ast.Routine(str(name), params or [], body, span=self.s(meta))
 

@@ -69,7 +69,9 @@ class Referee:
         self.printing, overlays = in_force(spec.sym, choice, self._where)
         self.overlays = [o.id for o in overlays]
         self.sym = apply(spec.sym, overlays)
-        self.interp = Interpreter(self.sym, components=spec.components.collections)
+        self.interp = Interpreter(
+            self.sym, components=spec.components.collections, in_force=set(self.overlays)
+        )
         self.convert = Converter(
             self.sym,
             spec.components.collections,
@@ -335,7 +337,9 @@ def render(verdict: Verdict) -> str:
                 out += [f"    {n}" for n in v.numbers]
         if verdict.summary:
             out.append(f"  before that event: {verdict.summary}")
-    overlays = ", ".join(verdict.overlays) or "none"
+    decisions = [o for o in verdict.overlays if o.startswith("D-")]
+    others = [o for o in verdict.overlays if not o.startswith("D-")]
+    overlays = ", ".join(others + ([f"{len(decisions)} decisions"] if decisions else [])) or "none"
     relied = verdict.violations[0].relied if verdict.violations else verdict.relied
     out.append(
         f"  printing {verdict.printing}; overlays in force: {overlays};"
