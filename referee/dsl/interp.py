@@ -309,6 +309,8 @@ class Interpreter:
             args = tuple(self.eval(a, env) for a in st.args)
             callee = self.sym.actions.get(st.name)
             if isinstance(callee, ast.Routine):
+                if callee.decisions or callee.overlay:
+                    self._rely(callee)
                 self.run(callee.body, {p.name: a for p, a in zip(callee.params, args, strict=True)})
             elif isinstance(callee, ast.Procedure):
                 if self.on_procedure is None:

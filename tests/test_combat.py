@@ -1,0 +1,322 @@
+"""Chapter 8, 2.1 and 9.1-9.5: the rulebook's combat example, sieges, and one illegal
+change per rule, each rejected citing its clause."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.dsl.overlays import Choice
+from referee.engine.record import load_record
+from referee.engine.replay import Referee
+from referee.spec import Spec
+from tests.referee_helpers import EXAMPLES, Events, args, example, judge, mutate
+
+COMBAT = example("combat-example.yaml")
+SIEGE = example("siege-of-osaka.yaml")
+
+
+def replay(spec: Spec, name: str) -> tuple[Referee, list[Any]]:
+    record = load_record(EXAMPLES / name, spec.game_dir.parent / "schema")
+    ref = Referee(spec, record, Choice())
+    ref.start()
+    return ref, record.events
+
+
+def state(ref: Referee, name: str, *key: Any) -> Any:
+    return ref.interp.read_state(ref.sym.values[name], key)  # type: ignore[arg-type]
+
+
+def test_combat_example_scores_as_the_rulebook_table(spec: Spec) -> None:
+    ref, events = replay(spec, "combat-example.yaml")
+    scores = []
+    for ev in events:
+        assert ref.judge(ev) == [], ev
+        if ev.action == "deploy":
+            scores.append((state(ref, "impact", "ishida"), state(ref, "impact", "tokugawa")))
+        if ev.action == "losses" and ev.args["by"] == "ishida":
+            assert state(ref, "loss_due", "ishida") == 2
+            assert state(ref, "loss_due", "tokugawa") == 1
+    assert scores == [(1, 0), (1, 3), (6, 3), (6, 6), (7, 6), (7, 8), (13, 8), (13, 13)]
+    assert [f["id"] for f in state(ref, "lost", "ishida")] == ["ukita-2", "ukita-2-square"]
+    assert [f["id"] for f in state(ref, "lost", "tokugawa")] == ["maeda-cavalry"]
+    kyoto = [f["id"] for f in state(ref, "units_at", "Kyoto", "ishida")]
+    assert sorted(kyoto) == sorted(
+        ["mori-leader-triangle", "uesugi-gun", "mori-gun", "kobayakawa-2", "kobayakawa-3"]
+    )
+    assert state(ref, "units_at", "Sawayama", "ishida") == ()
+    assert ref.machine.finished  # the combat phase is over: nothing else to fight
+
+
+def test_examples_are_legal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for record in (COMBAT, SIEGE):
+        code, v = judge(tmp_path, capsys, record)
+        assert code == 0, v
+
+
+def test_siege_leaves_osaka_besieged(spec: Spec) -> None:
+    ref, events = replay(spec, "siege-of-osaka.yaml")
+    for ev in events:
+        assert ref.judge(ev) == [], ev
+    assert state(ref, "disk_standing", "Osaka") is True
+    assert state(ref, "besieged_at", "Osaka") == "ishida"
+    assert [f["id"] for f in state(ref, "lost", "ishida")] == ["ukita-2"]
+    assert state(ref, "lost", "tokugawa") == ()  # a siege never harms the attacker
+
+
+def test_capturing_hideyori_is_an_instant_tokugawa_win(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = mutate(SIEGE, lambda ev: None)
+    record["position"]["state"]["hand"]["tokugawa"] = ["date", "tokugawa", "tokugawa", "tokugawa"]
+    record["position"]["state"]["units_at"]["Osaka"]["tokugawa"] = [
+        "ii-4-star",
+        "tokugawa-3",
+        "tokugawa-3-square",
+        "tokugawa-2",
+    ]
+    record["events"] = [
+        {"declare": {"by": "tokugawa", "at": "Osaka", "inside": True}},
+        {"deploy": {"by": "tokugawa", "card": "date", "blocks": ["ii-4-star"]}},  # 4
+        {"deploy": {"by": "tokugawa", "card": "tokugawa", "blocks": ["tokugawa-3"]}},  # 3
+        {
+            "deploy": {"by": "tokugawa", "card": "tokugawa", "blocks": ["tokugawa-3-square"]}
+        },  # 3 + 1
+        {"deploy": {"by": "tokugawa", "card": "tokugawa", "blocks": ["tokugawa-2"]}},  # 2 + 2
+        {"finish": {"by": "tokugawa"}},
+        # 15 Impact: two losses, the block and then Hideyori
+        {"losses": {"by": "ishida", "blocks": ["ukita-2"], "disk": True}},
+    ]
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 0, v
+    assert v["summary"] == "tokugawa wins at once (2.1) in week 1"
+
+
+def deploy_arg(number: int, **changes: Any) -> Callable[[Events], None]:
+    return lambda ev: args(ev, number).update(changes)
+
+
+def insert(number: int, event: dict[str, Any]) -> Callable[[Events], None]:
+    return lambda ev: ev.insert(number - 1, event)
+
+
+def drop(number: int) -> Callable[[Events], None]:
+    return lambda ev: ev.pop(number - 1)
+
+
+COMBAT_ILLEGAL = [
+    (
+        "declared by the side not in its phase",
+        deploy_arg(1, by="tokugawa"),
+        1,
+        "8.1/by-the-active-side",
+    ),
+    ("declared where nobody fights", deploy_arg(1, at="Kyoto"), 1, "8.1/in-conflict"),
+    ("staying inside with no castle", deploy_arg(1, inside=True), 1, "8.9.1/owner-inside"),
+    (
+        "the defender deploys first",
+        insert(2, {"deploy": {"by": "tokugawa", "card": "tokugawa", "blocks": ["tokugawa-3"]}}),
+        2,
+        "8.5/initiative",
+    ),
+    ("a card of another mon", deploy_arg(3, card="tokugawa"), 3, "8.2.2/matching-mon"),
+    (
+        "a cardless block that is no leader",
+        deploy_arg(2, blocks=["ukita-2"]),
+        2,
+        "8.2.4/cardless-leader",
+    ),
+    (
+        "a cardless leader after a card deployment",
+        insert(4, {"deploy": {"by": "ishida", "blocks": ["mori-leader-triangle"]}}),
+        4,
+        "8.2.2/undeployed",
+    ),
+    ("a block deployed twice", deploy_arg(6, blocks=["ukita-2"]), 6, "8.2.2/undeployed"),
+    (
+        "a double card for three blocks",
+        deploy_arg(4, blocks=["ukita-2", "ukita-2-square", "ukita-2"]),
+        4,
+        "8.2.2/undeployed",
+    ),
+    (
+        "a single card for two blocks",
+        deploy_arg(6, blocks=["uesugi-gun", "mori-gun"]),
+        6,
+        "8.2.2/matching-mon",
+    ),
+    ("a card not in hand", deploy_arg(3, card="maeda-double"), 3, "3.3/in-hand"),
+    (
+        "deploying after finishing",
+        insert(11, {"deploy": {"by": "ishida", "card": "mori", "blocks": ["kobayakawa-2"]}}),
+        11,
+        "8.5/initiative",
+    ),
+    (
+        "the defender takes its losses first",
+        lambda ev: ev.insert(11, ev.pop(12)),
+        12,
+        "8.7.2/attacker-first",
+    ),
+    ("too few losses", deploy_arg(12, blocks=["ukita-2"]), 12, "8.7.1/loss-count"),
+    (
+        "undeployed blocks lost before deployed ones",
+        deploy_arg(12, blocks=["kobayakawa-2", "kobayakawa-3"]),
+        12,
+        "8.7.2/loss-order",
+    ),
+    ("the winner retreats", deploy_arg(14, by="tokugawa"), 14, "8.8.1/loser-retreats"),
+    ("a retreat off the roads", deploy_arg(14, to="Osaka"), 14, "8.8.1/adjacent"),
+    (
+        "a castle refuge with no castle",
+        deploy_arg(14, into_castle=["mori-gun"]),
+        14,
+        "8.8.4/castle-refuge",
+    ),
+    ("too few cards drawn after the battle", deploy_arg(15, cards=["mori"]), 15, "8.10/redraw"),
+    ("drawing twice", insert(16, {"replenish": {"by": "ishida", "cards": []}}), 16, "8.10/once"),
+    (
+        "a challenge with an ordinary card",
+        insert(3, {"challenge": {"by": "tokugawa", "card": "tokugawa"}}),
+        3,
+        "8.6.1/after-a-deployment",
+    ),
+    (
+        "challenging a cardless leader",
+        insert(3, {"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty"}}),
+        3,
+        "8.6.1/after-a-deployment",
+    ),
+    (
+        "a refutation by a card that cannot deploy the block",
+        insert(
+            5, {"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty", "refute": "uesugi"}}
+        ),
+        5,
+        "8.6.1/refuted",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "why,change,number,cites", COMBAT_ILLEGAL, ids=[c[0] for c in COMBAT_ILLEGAL]
+)
+def test_illegal_combat_event(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    why: str,
+    change: Callable[[Events], None],
+    number: int,
+    cites: str,
+) -> None:
+    record = mutate(COMBAT, change)
+    record["position"]["state"]["hand"]["tokugawa"].append("tokugawa-loyalty")
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 1, why
+    x = v["violations"][0]
+    assert (x["index"], x["cites"]) == (number, cites), x["message"]
+
+
+def test_a_successful_challenge_turns_the_block(
+    spec: Spec, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """8.6.1: Ishida's Ukita double cannot be refuted (no Ukita card left in hand): both
+    blocks join Tokugawa with their Impact (D-defector-impact), and the battle turns."""
+    record = mutate(
+        COMBAT,
+        lambda ev: (
+            ev.insert(4, {"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty"}}),
+            ev.__delitem__(slice(5, None)),
+        ),
+    )
+    record["position"]["state"]["hand"]["tokugawa"].append("tokugawa-loyalty")
+    record["position"]["state"]["hand"]["ishida"] = [
+        "ukita-double",
+        "uesugi",
+        "mori-swords",
+        "mori",
+    ]
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 0, v
+    assert "D-defector-impact" in v["relied"]
+    path = tmp_path / "challenge.yaml"
+    import yaml
+
+    path.write_text(yaml.safe_dump(record))
+    ref = Referee(spec, load_record(path, spec.game_dir.parent / "schema"), Choice())
+    ref.start()
+    for ev in load_record(path, spec.game_dir.parent / "schema").events:
+        assert ref.judge(ev) == []
+    assert state(ref, "impact", "ishida") == 1 and state(ref, "impact", "tokugawa") == 3 + 5
+    # Tokugawa now leads 8-1: the initiative is Ishida's
+    assert ref.interp.call("to_deploy", "ishida", "tokugawa") == "ishida"
+
+
+def test_a_refuted_challenge_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = mutate(
+        COMBAT,
+        insert(5, {"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty", "refute": "ukita"}}),
+    )
+    record["position"]["state"]["hand"]["tokugawa"].append("tokugawa-loyalty")
+    # the loyalty card stays played: Tokugawa draws it back after the battle (8.10)
+    args(record["events"], 17)["cards"] = ["date", "date", "fukushima", "maeda", "date"]
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 0, v
+
+
+SIEGE_ILLEGAL = [
+    (
+        "the defender deploys in a siege",
+        insert(2, {"deploy": {"by": "ishida", "card": "mori", "blocks": ["ukita-2"]}}),
+        2,
+        "8.9.4/attacker-deploys",
+    ),
+    (
+        "a loyalty challenge in a siege",
+        insert(3, {"challenge": {"by": "ishida", "card": "ishida-loyalty"}}),
+        3,
+        "8.9.5/no-challenge",
+    ),
+    (
+        "Hideyori lost before the last block",
+        deploy_arg(5, blocks=[], disk=True),
+        5,
+        "9.1/hideyori-last",
+    ),
+    (
+        "a siege loss too many",
+        deploy_arg(5, blocks=["ukita-2"], disk=True),
+        5,
+        "8.9.4/siege-loss-count",
+    ),
+    (
+        "the attacker draws for blocks it did not lose",
+        deploy_arg(6, cards=["tokugawa", "maeda", "date"]),
+        6,
+        "8.10/redraw",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "why,change,number,cites", SIEGE_ILLEGAL, ids=[c[0] for c in SIEGE_ILLEGAL]
+)
+def test_illegal_siege_event(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    why: str,
+    change: Callable[[Events], None],
+    number: int,
+    cites: str,
+) -> None:
+    record = mutate(SIEGE, change)
+    record["position"]["state"]["hand"]["ishida"].append("ishida-loyalty")
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 1, why
+    x = v["violations"][0]
+    assert (x["index"], x["cites"]) == (number, cites), x["message"]
