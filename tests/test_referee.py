@@ -668,3 +668,33 @@ def test_blocks_already_there_lend_their_numbers_to_an_overrun(
     del record["events"][2]
     code, v = judge(tmp_path, capsys, record)
     assert code == 0 and v["summary"].endswith("next: combat phase, step declaring")
+
+
+@pytest.mark.parametrize(
+    "name,summary",
+    [
+        (
+            "full-game.yaml",
+            "the game is over after week 7; Tokugawa 12 (5 castles, 2 resources), Ishida 10 (4 castles, 2 resources): tokugawa wins",
+        ),
+        ("instant-victory.yaml", "tokugawa wins at once (2.1) in week 3"),
+        (
+            "end-of-week-7.yaml",
+            "the game is over after week 7; Tokugawa 13 (5 castles, 3 resources), Ishida 13 (4 castles, 5 resources): ishida wins",
+        ),
+    ],
+)
+def test_finished_games_name_their_winner(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, summary: str
+) -> None:
+    code, v = judge(tmp_path, capsys, example(name))
+    assert code == 0, v
+    assert v["summary"] == summary
+
+
+def test_every_legal_example_is_legal(capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.cli import main
+
+    legal = sorted(EXAMPLES_DIR.glob("*.yaml"))
+    assert len(legal) >= 7
+    assert main(["check", *map(str, legal)]) == 0
