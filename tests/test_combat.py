@@ -133,14 +133,14 @@ COMBAT_ILLEGAL = [
         "a cardless leader after a card deployment",
         insert(4, {"deploy": {"by": "ishida", "blocks": ["mori-leader-triangle"]}}),
         4,
-        "8.2.2/undeployed",
+        "8.2.3/undeployed",
     ),
-    ("a block deployed twice", deploy_arg(6, blocks=["ukita-2"]), 6, "8.2.2/undeployed"),
+    ("a block deployed twice", deploy_arg(6, blocks=["ukita-2"]), 6, "8.2.3/undeployed"),
     (
         "a double card for three blocks",
         deploy_arg(4, blocks=["ukita-2", "ukita-2-square", "ukita-2"]),
         4,
-        "8.2.2/undeployed",
+        "8.2.3/undeployed",
     ),
     (
         "a single card for two blocks",
@@ -320,3 +320,184 @@ def test_illegal_siege_event(
     assert code == 1, why
     x = v["violations"][0]
     assert (x["index"], x["cites"]) == (number, cites), x["message"]
+
+
+def battle_record(ishida_hand: list[str], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Ishida moves two Ukita blocks from Kyoto into two Date blocks at Sawayama, and fights."""
+    return {
+        "game": "sekigahara",
+        "position": {
+            "within": [{"procedure": "game_turn", "step": "first_moves"}],
+            "procedure": "movement_phase",
+            "args": {"active": "ishida"},
+            "state": {
+                "first_player": "ishida",
+                "hand": {"ishida": ishida_hand, "tokugawa": ["date", "tokugawa"]},
+                "units_at": {
+                    "Kyoto": {"ishida": ["ukita-2", "ukita-3"]},
+                    "Sawayama": {"tokugawa": ["date-2", "date-3"]},
+                },
+            },
+        },
+        "events": [
+            {"movement": {"by": "ishida", "choice": "minimal"}},
+            {
+                "move": {
+                    "by": "ishida",
+                    "from": "Kyoto",
+                    "groups": [{"blocks": ["ukita-2", "ukita-3"], "path": ["Kyoto", "Sawayama"]}],
+                }
+            },
+            {"end_movement": {"by": "ishida"}},
+            {"declare": {"by": "ishida", "at": "Sawayama"}},
+            *events,
+        ],
+    }
+
+
+ATTACKER_LOSES = [
+    {"deploy": {"by": "ishida", "card": "ukita", "blocks": ["ukita-2"], "impact": 2}},
+    {"deploy": {"by": "tokugawa", "card": "date", "blocks": ["date-3"], "impact": 3}},
+    {"finish": {"by": "ishida"}},
+    {"finish": {"by": "tokugawa"}},
+    {"losses": {"by": "ishida", "blocks": ["ukita-2"]}},
+    {"retreat": {"by": "ishida", "to": "Kyoto"}},
+    {"replenish": {"by": "ishida", "cards": ["mori"]}},
+    {"replenish": {"by": "tokugawa", "cards": ["maeda"]}},
+]
+DEFENDER_LOSES = [
+    {"deploy": {"by": "ishida", "card": "ukita", "blocks": ["ukita-2"]}},
+    {"deploy": {"by": "tokugawa", "card": "date", "blocks": ["date-3"]}},
+    {"deploy": {"by": "ishida", "card": "ukita", "blocks": ["ukita-3"], "impact": 4}},
+    {"finish": {"by": "tokugawa"}},
+    {"finish": {"by": "ishida"}},
+    {"losses": {"by": "tokugawa", "blocks": ["date-3"]}},
+    {"retreat": {"by": "tokugawa", "to": "Gifu"}},
+    {"replenish": {"by": "ishida", "cards": ["mori", "mori"]}},
+    {"replenish": {"by": "tokugawa", "cards": ["maeda"]}},
+]
+
+
+def test_retreats_that_follow_the_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, v = judge(tmp_path, capsys, battle_record(["ukita", "mori"], ATTACKER_LOSES))
+    assert code == 0, v
+    # the game goes on: Tokugawa's movement phase is next
+    assert v["summary"].endswith("next: movement phase, step buying")
+    code, v = judge(tmp_path, capsys, battle_record(["ukita", "ukita"], DEFENDER_LOSES))
+    assert code == 0, v
+
+
+MORE_ILLEGAL = [
+    (
+        "the attacker retreats elsewhere than it came from",
+        ["ukita", "mori"],
+        ATTACKER_LOSES,
+        10,
+        {"to": "Gifu"},
+        "8.8.2/back-the-way-it-came",
+    ),
+    (
+        "the defender retreats toward the enemy's way in",
+        ["ukita", "ukita"],
+        DEFENDER_LOSES,
+        11,
+        {"to": "Kyoto"},
+        "8.8.3/away-from-the-enemy",
+    ),
+    (
+        "an Impact the rules do not give",
+        ["ukita", "ukita"],
+        DEFENDER_LOSES,
+        7,
+        {"impact": 3},
+        "8.3.1/impact-as-recorded",
+    ),
+    (
+        "losses before the battle ends",
+        ["ukita", "mori"],
+        ATTACKER_LOSES,
+        7,
+        {"blocks": ["ukita-2"]},
+        "8.2.1",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "why,hand,events,number,change,cites", MORE_ILLEGAL, ids=[m[0] for m in MORE_ILLEGAL]
+)
+def test_more_illegal_combat(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    why: str,
+    hand: list[str],
+    events: list[dict[str, Any]],
+    number: int,
+    change: dict[str, Any],
+    cites: str,
+) -> None:
+    record = battle_record(hand, events)
+    if cites == "8.2.1":  # a losses event in place of a finish
+        record["events"][number - 1] = {"losses": {"by": "ishida", **change}}
+    else:
+        args(record["events"], number).update(change)
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 1, why
+    x = v["violations"][0]
+    assert (x["index"], x["cites"]) == (number, cites), x["message"]
+    if cites == "8.3.1/impact-as-recorded":
+        assert (
+            x["message"] == "the record puts 3 on the Impact track; the deployment scores 4 ([4])"
+        )
+
+
+def test_a_double_card_deploys_the_ishida_block_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = mutate(COMBAT, lambda ev: None)
+    record["position"]["state"]["units_at"]["Sawayama"]["ishida"].append("ishida-leader-square")
+    args(record["events"], 4)["blocks"] = ["ishida-leader-square", "ukita-2"]
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 1
+    assert v["violations"][0]["cites"] == "8.4.2/double-count"
+
+
+def test_besieged_blocks_cannot_leave(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = {
+        "game": "sekigahara",
+        "position": {
+            "procedure": "movement_phase",
+            "args": {"active": "ishida"},
+            "state": {
+                "besieged_at": {"Osaka": "ishida"},
+                "units_at": {
+                    "Osaka": {"ishida": ["ukita-2"], "tokugawa": ["tokugawa-3", "tokugawa-2"]}
+                },
+            },
+        },
+        "events": [
+            {"movement": {"by": "ishida", "choice": "minimal"}},
+            {
+                "move": {
+                    "by": "ishida",
+                    "from": "Osaka",
+                    "groups": [{"blocks": ["ukita-2"], "path": ["Osaka", "Himeji"]}],
+                }
+            },
+        ],
+    }
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 1 and v["violations"][0]["cites"] == "8.9.6/besieged-stay"
+
+
+def test_sanada_takes_a_loss_at_ueda(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """9.2: a siege loss at Ueda may take the Sanada disk instead of a block."""
+    record = mutate(SIEGE, lambda ev: None)
+    state = record["position"]["state"]
+    state["units_at"] = {"Ueda": state["units_at"].pop("Osaka")}
+    record["events"][0]["declare"]["at"] = "Ueda"
+    args(record["events"], 5).update({"blocks": [], "disk": True})
+    record["events"][6]["replenish"]["cards"] = []  # a disk lost draws no card (8.10)
+    record["events"].pop(6)
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 0, v
