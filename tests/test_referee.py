@@ -698,3 +698,60 @@ def test_every_legal_example_is_legal(capsys: pytest.CaptureFixture[str]) -> Non
     legal = sorted(EXAMPLES_DIR.glob("*.yaml"))
     assert len(legal) >= 7
     assert main(["check", *map(str, legal)]) == 0
+
+
+def move_from_position(units: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "game": "sekigahara",
+        "position": {
+            "procedure": "movement_phase",
+            "args": {"active": "ishida"},
+            "state": {"units_at": units},
+        },
+        "events": [
+            {"movement": {"by": "ishida", "choice": "minimal"}},
+            {"move": {"by": "ishida", **move}},
+        ],
+    }
+
+
+def test_declared_leadership_is_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    units = {"Osaka": {"ishida": ["ukita-2", "ukita-3"]}}
+    move = {
+        "from": "Osaka",
+        "groups": [{"blocks": ["ukita-2"], "path": ["Osaka", "Kyoto", "Sawayama"]}],
+    }
+    code, v = judge(tmp_path, capsys, move_from_position(units, {**move, "leadership": "castle"}))
+    assert code == 0, v  # Osaka is a gold castle Ishida holds
+    code, v = judge(tmp_path, capsys, move_from_position(units, {**move, "leadership": "leader"}))
+    assert code == 1
+    assert v["violations"][0]["cites"] == "7.3.4/declared-leadership"
+    assert (
+        v["violations"][0]["message"]
+        == "the move claims leader leadership at Osaka, and there is none of that kind there"
+    )
+
+
+def test_seventeen_blocks_cannot_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    stack = ["ukita-2"] * 17
+    units = {"Kyoto": {"ishida": stack}}
+    code, v = judge(
+        tmp_path,
+        capsys,
+        move_from_position(
+            units, {"from": "Kyoto", "groups": [{"blocks": stack, "path": ["Kyoto", "Osaka"]}]}
+        ),
+    )
+    assert code == 1 and v["violations"][0]["cites"] == "7.3.5/too-big-to-move"
+    # sixteen may move, but only with every bonus: 1 + highway + leadership (Kyoto) - 3 = 0 here
+    code, v = judge(
+        tmp_path,
+        capsys,
+        move_from_position(
+            units, {"from": "Kyoto", "groups": [{"blocks": stack[:16], "path": ["Kyoto", "Osaka"]}]}
+        ),
+    )
+    assert code == 1 and v["violations"][0]["cites"] == "7.3.3/within-allowance"
+    assert v["violations"][0]["message"].startswith(
+        "moved 1 locations; allowance 0 = base 1 + highway 1 + leadership 1"
+    )
