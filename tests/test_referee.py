@@ -734,7 +734,7 @@ def test_declared_leadership_is_checked(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_seventeen_blocks_cannot_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     stack = ["ukita-2"] * 17
-    units = {"Kyoto": {"ishida": stack}}
+    units = {"Kyoto": {"ishida": list(stack)}}  # a copy: one list twice would dump as a YAML alias
     code, v = judge(
         tmp_path,
         capsys,
