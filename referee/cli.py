@@ -11,13 +11,14 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from referee import __version__
-from referee.dsl.overlays import Choice
+from referee.dsl.overlays import Choice, apply, in_force
 from referee.engine.replay import check_record, render
-from referee.errors import RefereeError
+from referee.errors import RefereeError, Span
 from referee.explain import (
     clauses_table,
     explain,
@@ -26,6 +27,7 @@ from referee.explain import (
     render_table,
 )
 from referee.spec import Spec, load_spec
+from referee.verify.prover import prove
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -84,6 +86,18 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.set_defaults(run=cmd_check)
 
+    p = sub.add_parser("prove", help="prove the spec's properties with z3")
+    p.add_argument("--printing", default="", help="the rulebook printing (default: the base one)")
+    p.add_argument("--overlay", action="append", default=[], metavar="ID", help="switch on")
+    p.add_argument("--no-overlay", action="append", default=[], metavar="ID", help="switch off")
+    p.add_argument(
+        "--all-overlays",
+        action="store_true",
+        help="prove under every printing, and with each overlay off, naming what breaks",
+    )
+    _common(p)
+    p.set_defaults(run=cmd_prove)
+
     p = sub.add_parser("spec", help="work on the spec itself")
     spec_sub = p.add_subparsers(dest="spec_command", metavar="ACTION", parser_class=_Parser)
     c = spec_sub.add_parser("check", help="parse and check every clause, overlay and data file")
@@ -131,6 +145,30 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         print("\n".join(render(v) for v in verdicts))
     return EXIT_OK if all(v.legal for v in verdicts) else EXIT_ILLEGAL
+
+
+def cmd_prove(args: argparse.Namespace) -> int:
+    spec = _load(args)
+    names = spec.components.names()
+    runs: list[tuple[str, Choice]] = []
+    if args.all_overlays:
+        runs = [(f"printing {p}", Choice(p)) for p in sorted(spec.sym.printings)]
+        runs += [(f"without {o}", Choice("", [], [o])) for o in sorted(spec.sym.overlays)]
+    else:
+        runs = [("", Choice(args.printing, list(args.overlay), list(args.no_overlay)))]
+    report: list[dict[str, Any]] = []
+    lines: list[str] = []
+    failed = False
+    for title, choice in runs:
+        printing, overlays = in_force(spec.sym, choice, lambda _: Span("<command line>", 0, 0))
+        outcomes = prove(apply(spec.sym, overlays), names)
+        failed = failed or any(o.status == "failed" for o in outcomes)
+        head = title or f"printing {printing}"
+        lines.append(f"{head}; overlays in force: {len(overlays)}")
+        lines += ["  " + o.line() for o in outcomes]
+        report.append({"run": head, "properties": [asdict(o) for o in outcomes]})
+    _emit(args, report if len(report) > 1 else report[0], "\n".join(lines))
+    return EXIT_ILLEGAL if failed else EXIT_OK
 
 
 def cmd_spec_check(args: argparse.Namespace) -> int:

@@ -220,11 +220,11 @@ def test_castle_holder(rules: Interpreter) -> None:
     assert rules.call("castle_holder", "ishida", ("tokugawa", "ishida"), "tokugawa") == "tokugawa"
 
 
-def test_every_property_holds_on_its_finite_domain(spec: Spec, rules: Interpreter) -> None:
-    props = [d for c in spec.clauses() for d in c.decls if isinstance(d, ast.Property)]
-    assert len(props) >= 5
-    for p in props:
-        assert rules.eval(p.body, {}) is True, f"{p.clause}/{p.name}"
+def test_interpreter_and_prover_agree_on_a_property(spec: Spec, rules: Interpreter) -> None:
+    """The z3 proofs are in test_prove.py; here the interpreter runs one property's whole domain."""
+    prop = spec.sym.labels["7.3.3/at-most-four"]
+    assert isinstance(prop, ast.Property)
+    assert rules.eval(prop.body, {}) is True
 
 
 def test_trace_names_the_clause_of_each_number(spec: Spec) -> None:

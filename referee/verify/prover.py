@@ -1,0 +1,275 @@
+"""Prove the spec's properties with z3, from the same tree the referee runs.
+
+A property's definitions are translated into z3 terms (integers, booleans,
+enumerations; calls are inlined, tables become chains of ``If``); its
+universally quantified variables become free constants with their domains as
+constraints, and the property is proved when its negation is unsatisfiable.
+Otherwise the model is a counterexample, reported with the clauses of every
+definition the property used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from referee.dsl import ast
+from referee.dsl.checker import Symbols
+
+MAX_INLINE = 64
+
+# z3 declares an enumeration sort once per process: keep each, by its values.
+_SORTS: dict[tuple[str, tuple[str, ...]], tuple[z3.SortRef, dict[str, z3.ExprRef]]] = {}
+
+
+def _enum(name: str, values: list[str]) -> tuple[z3.SortRef, dict[str, z3.ExprRef]]:
+    key = (name, tuple(values))
+    if key not in _SORTS:
+        taken = sum(1 for k in _SORTS if k[0] == name)
+        sort, consts = z3.EnumSort(f"{name}_{taken}" if taken else name, values)
+        _SORTS[key] = (sort, dict(zip(values, consts, strict=True)))
+    return _SORTS[key]
+
+
+class Untranslatable(Exception):
+    """A construct the prover cannot express (lists, state, data): the property is skipped."""
+
+
+@dataclass
+class Outcome:
+    clause: str
+    label: str
+    text: str
+    status: str  # proved | failed | skipped
+    counterexample: dict[str, str] = field(default_factory=dict)
+    clauses: list[str] = field(default_factory=list)
+    reason: str = ""
+
+    @property
+    def cites(self) -> str:
+        return f"{self.clause}/{self.label}"
+
+    def line(self) -> str:
+        head = f"{self.cites:<40} {self.status}"
+        if self.status == "failed":
+            values = ", ".join(f"{k} = {v}" for k, v in self.counterexample.items())
+            return f"{head}: counterexample {values} (clauses {', '.join(self.clauses)})"
+        if self.status == "skipped":
+            return f"{head}: {self.reason}"
+        return f"{head} ({self.text})"
+
+
+class Translator:
+    def __init__(self, sym: Symbols, data_values: dict[str, set[str]]) -> None:
+        self.sym = sym
+        self.data_values = data_values
+        self.sorts: dict[str, tuple[z3.SortRef, dict[str, z3.ExprRef]]] = {}
+        self.used: set[str] = set()  # clauses whose definitions were translated
+        self.depth = 0
+        self.fresh = 0
+
+    # ------------------------------------------------------------ sorts
+    def enum_sort(self, name: str) -> tuple[z3.SortRef, dict[str, z3.ExprRef]]:
+        if name not in self.sorts:
+            d = self.sym.types[name]
+            assert isinstance(d, ast.EnumDecl)
+            values = d.values or sorted(self.data_values.get(d.from_data, set()))
+            self.sorts[name] = _enum(name, values)
+        return self.sorts[name]
+
+    def const(self, name: str, t: ast.TypeRef | None, domain: ast.Expr | None) -> z3.ExprRef:
+        kind = t.name if t is not None else self.domain_kind(domain)
+        if kind == "int":
+            return z3.Int(name)
+        if kind == "bool":
+            return z3.Bool(name)
+        d = self.sym.types.get(kind)
+        if isinstance(d, ast.EnumDecl):
+            return z3.Const(name, self.enum_sort(kind)[0])
+        raise Untranslatable(f"a variable of type {kind}")
+
+    def domain_kind(self, domain: ast.Expr | None) -> str:
+        if isinstance(domain, ast.Range):
+            return "int"
+        if isinstance(domain, ast.ListLit) and domain.items:
+            first = domain.items[0]
+            if isinstance(first, ast.BoolLit):
+                return "bool"
+            if isinstance(first, ast.IntLit):
+                return "int"
+            if isinstance(first, ast.Field) and isinstance(first.obj, ast.Name):
+                return first.obj.id
+        raise Untranslatable("a quantifier over something other than a range or a list of values")
+
+    def domain(self, x: z3.ExprRef, domain: ast.Expr, env: dict[str, Any]) -> z3.BoolRef:
+        if isinstance(domain, ast.Range):
+            return z3.And(x >= self.expr(domain.lo, env), x <= self.expr(domain.hi, env))
+        if isinstance(domain, ast.ListLit):
+            return z3.Or(*[x == self.expr(i, env) for i in domain.items])
+        raise Untranslatable("a quantifier over something other than a range or a list of values")
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e: ast.Expr, env: dict[str, Any]) -> Any:  # noqa: C901 - one case a node
+        if isinstance(e, ast.IntLit):
+            return z3.IntVal(e.value)
+        if isinstance(e, ast.BoolLit):
+            return z3.BoolVal(e.value)
+        if isinstance(e, ast.Name):
+            if e.id in env:
+                return env[e.id]
+            d = self.sym.values.get(e.id)
+            if isinstance(d, ast.ConstDecl):
+                self.used.add(d.clause)
+                return self.expr(d.value, {})
+            raise Untranslatable(f"'{e.id}' is game state, not a definition")
+        if isinstance(e, ast.Field):
+            if isinstance(e.obj, ast.Name) and e.obj.id not in env and e.obj.id in self.sym.types:
+                return self.enum_sort(e.obj.id)[1][e.name]
+            raise Untranslatable("a field of a record")
+        if isinstance(e, ast.Call):
+            return self.call(e, env)
+        if isinstance(e, ast.BinOp):
+            return self.binop(e, env)
+        if isinstance(e, ast.Not):
+            return z3.Not(self.expr(e.operand, env))
+        if isinstance(e, ast.Neg):
+            return -self.expr(e.operand, env)
+        if isinstance(e, ast.If):
+            return z3.If(self.expr(e.cond, env), self.expr(e.then, env), self.expr(e.orelse, env))
+        if isinstance(e, ast.Let):
+            return self.expr(e.body, {**env, e.name: self.expr(e.value, env)})
+        if isinstance(e, ast.Quant):
+            return self.quant(e, env)
+        raise Untranslatable(f"{type(e).__name__.lower()} expressions")
+
+    def binop(self, e: ast.BinOp, env: dict[str, Any]) -> Any:
+        a, b = self.expr(e.left, env), self.expr(e.right, env)
+        ops = {
+            "+": lambda: a + b,
+            "-": lambda: a - b,
+            "*": lambda: a * b,
+            "//": lambda: a / b,  # z3 integer division rounds down for positive divisors
+            "%": lambda: a % b,
+            "==": lambda: a == b,
+            "!=": lambda: a != b,
+            "<": lambda: a < b,
+            "<=": lambda: a <= b,
+            ">": lambda: a > b,
+            ">=": lambda: a >= b,
+            "and": lambda: z3.And(a, b),
+            "or": lambda: z3.Or(a, b),
+            "implies": lambda: z3.Implies(a, b),
+        }
+        if e.op not in ops:
+            raise Untranslatable(f"the operator {e.op}")
+        return ops[e.op]()
+
+    def call(self, e: ast.Call, env: dict[str, Any]) -> Any:
+        assert isinstance(e.func, ast.Name)
+        name = e.func.id
+        args = [self.expr(a, env) for a in e.args]
+        d = self.sym.values.get(name)
+        if d is None:
+            if name in ("min", "max") and len(args) >= 2:
+                out = args[0]
+                for x in args[1:]:
+                    out = z3.If(x < out, x, out) if name == "min" else z3.If(x > out, x, out)
+                return out
+            if name == "abs" and len(args) == 1:
+                return z3.If(args[0] < 0, -args[0], args[0])
+            raise Untranslatable(f"the built-in {name}")
+        self.used.add(d.clause)
+        if isinstance(d, ast.Define):
+            self.depth += 1
+            if self.depth > MAX_INLINE:
+                raise Untranslatable(f"{name} calls itself too deeply")
+            try:
+                return self.expr(d.body, {p.name: a for p, a in zip(d.params, args, strict=True)})
+            finally:
+                self.depth -= 1
+        if isinstance(d, ast.TableDecl):
+            return self.table(d, args[0])
+        raise Untranslatable(f"'{name}' ({d.kind})")
+
+    def table(self, d: ast.TableDecl, key: Any) -> Any:
+        self.fresh += 1
+        missing = self.const(f"{d.name}_no_row_{self.fresh}", d.type, None)
+        out = missing
+        for row in reversed(d.rows):
+            k = row.key
+            if row.key_kind == "int":
+                cond = key == z3.IntVal(int(k[0]))  # type: ignore[call-overload]
+            elif row.key_kind == "range":
+                cond = z3.And(key >= int(k[0]), key <= int(k[1]))  # type: ignore[call-overload]
+            elif row.key_kind == "from":
+                cond = key >= int(k[0])  # type: ignore[call-overload]
+            elif row.key_kind == "enum":
+                cond = key == self.enum_sort(str(k[0]))[1][str(k[1])]
+            else:
+                cond = key == z3.BoolVal(bool(k[0]))
+            out = z3.If(cond, self.expr(row.value, {}), out)
+        return out
+
+    def quant(self, e: ast.Quant, env: dict[str, Any]) -> Any:
+        scope = dict(env)
+        bound = []
+        constraints = []
+        for b in e.binders:
+            self.fresh += 1
+            x = self.const(f"{b.name}_{self.fresh}", b.type, b.domain)
+            constraints.append(self.domain(x, b.domain, scope))
+            scope[b.name] = x
+            bound.append(x)
+        body = self.expr(e.body, scope)
+        if e.kind == "forall":
+            return z3.ForAll(bound, z3.Implies(z3.And(*constraints), body))
+        return z3.Exists(bound, z3.And(*constraints, body))
+
+
+def prove(
+    sym: Symbols, data_values: dict[str, set[str]], timeout_ms: int = 10_000
+) -> list[Outcome]:
+    """Prove every property of the spec; one Outcome each, in clause order."""
+    props = [d for d in sym.labels.values() if isinstance(d, ast.Property)]
+    return [prove_one(sym, data_values, p, timeout_ms) for p in props]
+
+
+def prove_one(
+    sym: Symbols, data_values: dict[str, set[str]], p: ast.Property, timeout_ms: int
+) -> Outcome:
+    tr = Translator(sym, data_values)
+    out = Outcome(p.clause, p.name, p.text, "proved")
+    try:
+        free: dict[str, z3.ExprRef] = {}
+        constraints = []
+        body = p.body
+        # the outermost "forall" becomes free constants: a failure then has values
+        if isinstance(body, ast.Quant) and body.kind == "forall":
+            for b in body.binders:
+                x = tr.const(b.name, b.type, b.domain)
+                constraints.append(tr.domain(x, b.domain, free))
+                free[b.name] = x
+            body = body.body
+        goal = tr.expr(body, dict(free))
+    except Untranslatable as err:
+        out.status, out.reason = "skipped", f"cannot translate {err}"
+        return out
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(*constraints)
+    solver.add(z3.Not(goal))
+    result = solver.check()
+    out.clauses = sorted(tr.used | {p.clause}, key=lambda c: tuple(int(x) for x in c.split(".")))
+    if result == z3.unsat:
+        return out
+    if result == z3.unknown:
+        out.status, out.reason = "skipped", f"z3 could not decide ({solver.reason_unknown()})"
+        return out
+    model = solver.model()
+    out.status = "failed"
+    out.counterexample = {
+        name: str(model.eval(x, model_completion=True)) for name, x in free.items()
+    }
+    return out
