@@ -94,6 +94,8 @@ class Interpreter:
     lenient: list[CheckFailed] | None = None
     # the overlays in force: a decision is relied on only while it is in force
     in_force: set[str] = field(default_factory=set)
+    # calls deeper than this are not traced (a `let` keeps only its own call)
+    trace_depth: int = 1_000_000
     # for each `let`, the calls that computed its value
     facts: dict[str, list[TraceEntry]] = field(default_factory=dict)
     _depth: int = 0
@@ -152,7 +154,11 @@ class Interpreter:
                 raise fail(d.span, f"'{d.name}' cannot be called")
         finally:
             self._depth -= 1
-        if self.trace is not None and not isinstance(d, ast.Extern):
+        if (
+            self.trace is not None
+            and self._depth <= self.trace_depth
+            and not isinstance(d, ast.Extern)
+        ):
             self.trace.append(TraceEntry(d.name, d.clause, args, result, self._depth))
         return result
 
@@ -171,10 +177,6 @@ class Interpreter:
 
     # ------------------------------------------------------------ expressions
     def eval(self, e: ast.Expr, env: dict[str, Any]) -> Any:  # noqa: C901 - one case a node
-        if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit)):
-            return e.value
-        if isinstance(e, ast.Text):
-            return "".join(p if isinstance(p, str) else show(self.eval(p, env)) for p in e.parts)
         if isinstance(e, ast.Name):
             if e.id in env:
                 return env[e.id]
@@ -185,15 +187,6 @@ class Interpreter:
                 return self.read_state(d, ())
             assert isinstance(d, ast.ConstDecl)
             return self.const(d)
-        if isinstance(e, ast.Nothing):
-            return None
-        if isinstance(e, ast.Data):
-            return self.components.get(e.collection, ())
-        if isinstance(e, ast.Field):
-            if isinstance(e.obj, ast.Name) and e.obj.id not in env and e.obj.id in self.sym.types:
-                return e.name  # an enum literal: its value's name
-            obj = self.eval(e.obj, env)
-            return obj[e.name]
         if isinstance(e, ast.Call):
             assert isinstance(e.func, ast.Name)
             args = tuple(self.eval(a, env) for a in e.args)
@@ -203,6 +196,17 @@ class Interpreter:
             if isinstance(callee, ast.StateDecl):
                 return self.read_state(callee, args)
             return self._invoke(callee, args)
+        if isinstance(e, ast.BinOp):
+            return self._binop(e, env)
+        if isinstance(e, ast.Field):
+            if isinstance(e.obj, ast.Name) and e.obj.id not in env and e.obj.id in self.sym.types:
+                return e.name  # an enum literal: its value's name
+            obj = self.eval(e.obj, env)
+            return obj[e.name]
+        if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit)):
+            return e.value
+        if isinstance(e, ast.If):
+            return self.eval(e.then if self.eval(e.cond, env) else e.orelse, env)
         if isinstance(e, ast.Index):
             obj = self.eval(e.obj, env)
             index = self.eval(e.index, env)
@@ -211,16 +215,18 @@ class Interpreter:
             return obj[index]
         if isinstance(e, ast.ListLit):
             return tuple(self.eval(i, env) for i in e.items)
-        if isinstance(e, ast.BinOp):
-            return self._binop(e, env)
         if isinstance(e, ast.Not):
             return not self.eval(e.operand, env)
+        if isinstance(e, ast.Text):
+            return "".join(p if isinstance(p, str) else show(self.eval(p, env)) for p in e.parts)
+        if isinstance(e, ast.Nothing):
+            return None
+        if isinstance(e, ast.Data):
+            return self.components.get(e.collection, ())
         if isinstance(e, ast.Neg):
             return -self.eval(e.operand, env)
         if isinstance(e, ast.Range):
             return tuple(range(self.eval(e.lo, env), self.eval(e.hi, env) + 1))
-        if isinstance(e, ast.If):
-            return self.eval(e.then if self.eval(e.cond, env) else e.orelse, env)
         if isinstance(e, ast.Let):
             return self.eval(e.body, {**env, e.name: self.eval(e.value, env)})
         if isinstance(e, ast.Quant):
@@ -291,13 +297,13 @@ class Interpreter:
             self._assign(st.target, value, env)
         elif isinstance(st, ast.LetStmt):
             # keep how a fact was computed: a failed check shows it with its own numbers
-            saved, self.trace = self.trace, []
+            saved, saved_depth = self.trace, self.trace_depth
+            self.trace, self.trace_depth = [], self._depth
             try:
                 env[st.name] = self.eval(st.value, env)
-                top = min((t.depth for t in self.trace), default=0)
-                self.facts[st.name] = [t for t in self.trace if t.depth == top]
+                self.facts[st.name] = self.trace
             finally:
-                self.trace = saved
+                self.trace, self.trace_depth = saved, saved_depth
         elif isinstance(st, ast.IfStmt):
             self.run(st.then if self.eval(st.cond, env) else st.orelse, env)
         elif isinstance(st, ast.ForStmt):
@@ -347,27 +353,34 @@ class Interpreter:
         assert isinstance(req, ast.Require)
         if req.overlay or req.decisions:
             self._rely(req)
-        saved, self.trace = self.trace, []
+        if st.args is None:
+            args = {
+                p.name: env[p.name] if p.name in env else self.frame[p.name] for p in req.params
+            }
+        else:
+            values = [self.eval(a, env) for a in st.args]
+            args = {p.name: v for p, v in zip(req.params, values, strict=True)}
+        if self.eval(req.cond, dict(args)):
+            return
+        # It fails: evaluate it again, pure as it is, recording the numbers that decide it.
+        saved, saved_depth = self.trace, self.trace_depth
+        self.trace, self.trace_depth = [], 1_000_000
         try:
             if st.args is None:
-                args = {
-                    p.name: env[p.name] if p.name in env else self.frame[p.name] for p in req.params
-                }
                 for p in req.params:  # how each fact was computed
                     self.trace.extend(self.facts.get(p.name, []))
             else:
-                values = [self.eval(a, env) for a in st.args]
-                args = {p.name: v for p, v in zip(req.params, values, strict=True)}
-            ok = bool(self.eval(req.cond, dict(args)))
+                for a in st.args:
+                    self.eval(a, env)
+            self.eval(req.cond, dict(args))
             trace = _dedupe(self.trace)
         finally:
-            self.trace = saved
-        if not ok:
-            _, message = self.holds(req, dict(args))
-            failed = CheckFailed(req, message, trace, st.span, dict(args))
-            if self.lenient is None:
-                raise failed
-            self.lenient.append(failed)
+            self.trace, self.trace_depth = saved, saved_depth
+        _, message = self.holds(req, dict(args))
+        failed = CheckFailed(req, message, trace, st.span, dict(args))
+        if self.lenient is None:
+            raise failed
+        self.lenient.append(failed)
 
     def _quant(self, e: ast.Quant, binders: list[ast.Binder], env: dict[str, Any]) -> bool:
         if not binders:
