@@ -7,6 +7,9 @@ directory beside the game directory.
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +18,7 @@ from referee.data.components import Components, data_files, load_components
 from referee.dsl import ast
 from referee.dsl.checker import Symbols, check_modules
 from referee.dsl.interp import Interpreter, TraceEntry
-from referee.dsl.parser import parse_module
+from referee.dsl.parser import GRAMMAR, parse_module
 from referee.errors import Problem, RefereeError, Span
 
 SPEC_ROOT = Path(__file__).resolve().parents[1] / "spec"
@@ -95,8 +98,55 @@ def load_spec(game_dir: Path | None = None, data_dir: Path | None = None) -> Spe
         raise RefereeError([Problem(Span(str(game_dir), 0, 0), "no such spec directory")])
     key = _fingerprint(game_dir, data_dir)
     if key not in _CACHE:
-        _CACHE[key] = _load(game_dir, data_dir)
+        _CACHE[key] = _from_disk(game_dir, data_dir)
     return _CACHE[key]
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rules-referee"
+
+
+def _content_key(game_dir: Path, data_dir: Path | None) -> str:
+    """A digest of everything a checked spec is made from, the engine's own code included."""
+    h = hashlib.sha256()
+    engine = Path(__file__).resolve().parent
+    files = [GRAMMAR, *sorted(engine.rglob("*.py"))]
+    files += sorted(game_dir.rglob("*.rules")) + sorted((game_dir.parent / "schema").glob("*.json"))
+    files += data_files(game_dir / "data", data_dir)
+    for f in files:
+        h.update(str(f).encode())
+        h.update(f.read_bytes())
+    h.update(str(Path.cwd()).encode())  # spans name files relative to it
+    return h.hexdigest()[:32]
+
+
+def _from_disk(game_dir: Path, data_dir: Path | None) -> Spec:
+    """The checked spec from the disk cache, keyed by content; else load it and keep it there."""
+    if os.environ.get("REFEREE_NO_CACHE"):
+        return _load(game_dir, data_dir)
+    try:
+        path = _cache_dir() / f"spec-{_content_key(game_dir, data_dir)}.pickle"
+    except OSError:
+        return _load(game_dir, data_dir)
+    if path.is_file():
+        try:
+            with path.open("rb") as f:
+                cached = pickle.load(f)
+            if isinstance(cached, Spec):
+                return cached
+        except Exception:  # noqa: BLE001 - a stale or broken cache is rebuilt
+            pass
+    spec = _load(game_dir, data_dir)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        with tmp.open("wb") as f:
+            pickle.dump(spec, f, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(path)
+    except (OSError, pickle.PicklingError, RecursionError):
+        pass  # no cache: the next run loads the spec again
+    return spec
 
 
 def _load(game_dir: Path, data_dir: Path | None) -> Spec:

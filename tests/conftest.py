@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +12,10 @@ from referee.dsl.interp import Interpreter
 from referee.spec import SPEC_ROOT, Spec, load_spec
 
 GAME = SPEC_ROOT / "sekigahara"
+
+# Tests load many temporary specs: keep them out of the user's disk cache
+# (test_spec_cache.py tests the cache in a directory of its own).
+os.environ["REFEREE_NO_CACHE"] = "1"
 
 
 @pytest.fixture(scope="session")
