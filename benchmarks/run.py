@@ -72,9 +72,9 @@ def main() -> int:
     print(
         f"records: {len(records)} examples x {args.games} = {len(times)} replays, {events} events"
     )
-    print(
-        f"judging: {events / total:,.0f} events/s; per record median {statistics.median(times) * 1000:.1f} ms, worst {max(times) * 1000:.1f} ms"
-    )
+    median, worst = statistics.median(times) * 1000, max(times) * 1000
+    rate = events / total
+    print(f"judging: {rate:,.0f} events/s; a record: median {median:.1f} ms, worst {worst:.1f} ms")
     full = ROOT / "examples" / "full-game.yaml"
     t0 = time.perf_counter()
     verdict = check_record(spec, full, Choice())
@@ -82,7 +82,7 @@ def main() -> int:
         f"a whole 7-week game ({verdict.judged} events): {(time.perf_counter() - t0) * 1000:.0f} ms"
     )
     print(
-        f"overhead: judging takes {total / sum(reads):.1f}x the time to read the same records from YAML"
+        f"overhead: judging takes {total / sum(reads):.1f}x the time to read the records from YAML"
     )
 
     t0 = time.perf_counter()
