@@ -17,6 +17,8 @@ from typing import Any
 
 from referee import __version__
 from referee.dsl.overlays import Choice, apply, in_force
+from referee.engine.compare import compare
+from referee.engine.compare import render as render_comparison
 from referee.engine.replay import check_record, render
 from referee.errors import RefereeError, Span
 from referee.explain import (
@@ -86,6 +88,13 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.set_defaults(run=cmd_check)
 
+    p = sub.add_parser(
+        "compare", help="replay a record under every printing and overlay, and show what changes"
+    )
+    p.add_argument("record", type=Path, metavar="RECORD")
+    _common(p)
+    p.set_defaults(run=cmd_compare)
+
     p = sub.add_parser("prove", help="prove the spec's properties with z3")
     p.add_argument("--printing", default="", help="the rulebook printing (default: the base one)")
     p.add_argument("--overlay", action="append", default=[], metavar="ID", help="switch on")
@@ -145,6 +154,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         print("\n".join(render(v) for v in verdicts))
     return EXIT_OK if all(v.legal for v in verdicts) else EXIT_ILLEGAL
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    result = compare(_load(args), args.record)
+    _emit(args, result.as_json(), render_comparison(result))
+    return EXIT_OK
 
 
 def cmd_prove(args: argparse.Namespace) -> int:

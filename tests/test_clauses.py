@@ -135,7 +135,12 @@ def test_explain_shows_the_size_penalty(capsys: pytest.CaptureFixture[str]) -> N
 def test_explain_json_names_overlays_and_users(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", "7.3.1", "--format", "json"]) == 0
     x = json.loads(capsys.readouterr().out)
-    assert {o["id"] for o in x["overlays"]} == {"E-pickup", "E-road-once"}
+    assert {o["id"] for o in x["overlays"]} == {
+        "E-pickup",
+        "E-road-once",
+        "D-enemy-disk-stops",
+        "D-walk-into-overrun",
+    }
     pickup = next(o for o in x["overlays"] if o["id"] == "E-pickup")
     assert pickup["kind"] == "printing" and pickup["changes"] == ["drop 7.3.1/no-pickup"]
     labels = [d["name"] for d in x["declarations"] if d["kind"] == "require"]

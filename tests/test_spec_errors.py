@@ -201,3 +201,18 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
         main(["frobnicate"])
     assert exc.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_overlays_in_force_together_must_agree(
+    mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = mini_game(
+        HEAD
+        + 'clause 1.1 "One"\n  const limit: int = 4\nend\n'
+        + 'overlay X-one "x"\n  kind clarification\n  default on\n  amend 1.1\n    replace const limit: int = 5\n  end\nend\n'
+        + 'overlay X-two "y"\n  kind printing\n  printings p\n  amend 1.1\n    replace const limit: int = 6\n  end\nend\n'
+    )
+    lines = run_check(game, capsys)
+    assert lines[0].endswith(
+        "overlays X-one and X-two amend 1.1/limit in different ways, and are in force together (printing p)"
+    )

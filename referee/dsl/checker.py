@@ -34,6 +34,8 @@ class Symbols:
     data_values: dict[str, set[str]] = field(default_factory=dict)
     # labels an overlay in force has dropped, with the overlay's id
     dropped: dict[str, str] = field(default_factory=dict)
+    # exceptions overlays in force add to a labelled requirement: (condition, overlay id)
+    exceptions: dict[str, list[tuple[ast.Expr, str]]] = field(default_factory=dict)
     # clause number -> the clauses whose rules use something it declares
     used_by: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
 
@@ -137,7 +139,29 @@ class Checker:
             for o in mod.overlays:
                 self.overlay(o)
         self.clause = ""
+        self.conflicts()
         return self.sym
+
+    def conflicts(self) -> None:
+        """Two overlays that can be in force together must not amend one thing differently."""
+        seen: dict[str, tuple[ast.Overlay, ast.Change]] = {}
+        for o in self.sym.overlays.values():
+            for am in o.amends:
+                for ch in am.changes:
+                    key = f"{am.clause}/{ch.decl.name}" if ch.decl is not None else str(ch.ref)
+                    prev = seen.get(key)
+                    if prev is None:
+                        seen[key] = (o, ch)
+                        continue
+                    other, och = prev
+                    together = _together(other, o)
+                    if together and _differ(och, ch):
+                        self.error(
+                            ch.span,
+                            f"overlays {other.id} and {o.id} amend {key} in different ways,"
+                            f" and are in force together ({together})",
+                            "give them different printings, or merge them into one overlay",
+                        )
 
     def game(self, g: ast.Game) -> None:
         if g.players:
@@ -675,6 +699,29 @@ class Checker:
             self.error(e.left.span, f"type mismatch: {e.op} needs whole numbers, found {left}")
         self.expect(e.right, env, INT)
         return BOOL if e.op in ORDER else INT
+
+
+def _together(a: ast.Overlay, b: ast.Overlay) -> str:
+    """When two overlays are both in force by themselves: by default, or under one printing."""
+    if a.default and b.default:
+        return "both on by default"
+    if a.default or b.default:
+        printings = b.printings if a.default else a.printings
+        return f"printing {printings[0]}" if printings else ""
+    shared = sorted(set(a.printings) & set(b.printings))
+    return f"printing {shared[0]}" if shared else ""
+
+
+def _differ(a: ast.Change, b: ast.Change) -> bool:
+    if a.action != b.action:
+        return True
+    if a.decl is not None and b.decl is not None:
+        return _text(a.decl.span) != _text(b.decl.span)
+    return a.action == "except"  # two drops of one condition agree; two exceptions may not
+
+
+def _text(span: Span) -> str:
+    return f"{span.start}:{span.end}:{span.file}"
 
 
 def check_modules(

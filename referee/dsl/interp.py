@@ -362,6 +362,10 @@ class Interpreter:
             args = {p.name: v for p, v in zip(req.params, values, strict=True)}
         if self.eval(req.cond, dict(args)):
             return
+        for cond, oid in self.sym.exceptions.get(str(st.ref), []):
+            if self.eval(cond, dict(args)):  # an overlay in force makes an exception here
+                self.relied.add(oid)
+                return
         # It fails: evaluate it again, pure as it is, recording the numbers that decide it.
         saved, saved_depth = self.trace, self.trace_depth
         self.trace, self.trace_depth = [], 1_000_000

@@ -61,6 +61,7 @@ def apply(sym: Symbols, overlays: list[ast.Overlay]) -> Symbols:
     out.values = dict(sym.values)
     out.labels = dict(sym.labels)
     out.dropped = dict(sym.dropped)
+    out.exceptions = {k: list(v) for k, v in sym.exceptions.items()}
     out.used_by = defaultdict(set, sym.used_by)
     for o in overlays:
         for am in o.amends:
@@ -74,4 +75,6 @@ def apply(sym: Symbols, overlays: list[ast.Overlay]) -> Symbols:
                         out.values[decl.name] = decl
                 elif ch.action == "drop" and ch.ref is not None:
                     out.dropped[str(ch.ref)] = o.id
+                elif ch.action == "except" and ch.ref is not None and ch.cond is not None:
+                    out.exceptions.setdefault(str(ch.ref), []).append((ch.cond, o.id))
     return out

@@ -1,0 +1,53 @@
+"""`referee compare`: the events whose verdict a printing or an overlay changes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee.cli import main
+from tests.referee_helpers import EXAMPLES
+
+
+def compare(name: str, capsys: pytest.CaptureFixture[str]) -> dict:  # type: ignore[type-arg]
+    assert main(["compare", str(EXAMPLES / name), "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
+def test_a_road_used_twice_by_one_stack(capsys: pytest.CaptureFixture[str]) -> None:
+    """E-road-once: illegal in the later printing, legal in the first."""
+    c = compare("overlays/one-stack-twice.yaml", capsys)
+    assert [(d["variant"], d["index"], d["base"], d["other"]) for d in c["differences"]] == [
+        ("printing gmt-2011", 2, "illegal 7.3.1/segment-once", "legal")
+    ]
+    assert c["differences"][0]["overlays"] == ["E-pickup", "E-road-once"]
+
+
+def test_the_overrun_draw_depends_on_a_clarification_and_a_decision(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    c = compare("overlays/overrun-draw.yaml", capsys)
+    assert [(d["variant"], d["index"], d["other"]) for d in c["differences"]] == [
+        ("without D-walk-into-overrun", 2, "illegal 8.10/overrun-draw"),
+        ("without S-overrun-draw", 2, "illegal 8.10/overrun-draw"),
+    ]
+
+
+def test_weeks_1_2_depend_on_walking_into_an_overrun(capsys: pytest.CaptureFixture[str]) -> None:
+    c = compare("weeks-1-2.yaml", capsys)
+    (d,) = c["differences"]
+    assert (d["variant"], d["index"], d["other"]) == (
+        "without D-walk-into-overrun",
+        44,
+        "illegal 8.1",
+    )
+    assert d["later"] == 16  # the battle at Kiyosu must now be fought: nothing else is allowed
+
+
+def test_text_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", str(EXAMPLES / "overlays" / "one-stack-twice.yaml")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "31 variants against printing gmt-later" in out[0]
+    assert "printing gmt-2011" in out[2] and "illegal 7.3.1/segment-once" in out[2]
+    assert out[-1] == "  no change under the 30 other variants"
