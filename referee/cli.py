@@ -24,8 +24,10 @@ from referee.errors import RefereeError, Span
 from referee.explain import (
     clauses_table,
     explain,
+    overlays_table,
     render_explanation,
     render_markdown,
+    render_overlays,
     render_table,
 )
 from referee.spec import Spec, load_spec
@@ -67,6 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("clauses", help="list every clause of the rulebook")
     _common(p, formats=("text", "json", "markdown"))
     p.set_defaults(run=cmd_clauses)
+
+    p = sub.add_parser("overlays", help="list the printings, clarifications and decisions")
+    _common(p, formats=("text", "json", "markdown"))
+    p.set_defaults(run=cmd_overlays)
 
     p = sub.add_parser("explain", help="explain one clause, label or definition")
     p.add_argument("topic", help="a clause number (7.3.1), a label (7.3.1/no-pickup) or a name")
@@ -133,6 +139,29 @@ def cmd_clauses(args: argparse.Namespace) -> int:
         print(render_markdown(spec, rows))
     else:
         _emit(args, rows, render_table(rows))
+    return EXIT_OK
+
+
+def cmd_overlays(args: argparse.Namespace) -> int:
+    spec = _load(args)
+    rows = overlays_table(spec)
+    if args.format == "json":
+        _emit(args, rows, "")
+        return EXIT_OK
+    root = spec.game_dir.parent.parent  # the project: where examples/ and tests/ mention them
+    cases: dict[str, list[str]] = {}
+    for folder in ("examples", "tests"):
+        for f in sorted((root / folder).rglob("*")):
+            if f.suffix in (".yaml", ".py") and f.is_file():
+                text = f.read_text(encoding="utf-8", errors="replace")
+                for r in rows:
+                    if r["id"] in text:
+                        cases.setdefault(r["id"], []).append(str(f.relative_to(root)))
+    if args.format == "markdown":
+        print(render_overlays(rows, cases))
+    else:
+        for r in rows:
+            print(f"{r['id']:<24} {r['kind']:<14} in force {r['in_force']:<28} {r['title']}")
     return EXIT_OK
 
 

@@ -51,3 +51,25 @@ def test_text_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "31 variants against printing gmt-later" in out[0]
     assert "printing gmt-2011" in out[2] and "illegal 7.3.1/segment-once" in out[2]
     assert out[-1] == "  no change under the 30 other variants"
+
+
+def test_rulings_page_is_current(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = EXAMPLES.parent
+    monkeypatch.chdir(root)
+    assert main(["overlays", "--format", "markdown"]) == 0
+    generated = capsys.readouterr().out
+    assert (root / "docs" / "rulings.md").read_text() == generated, (
+        "docs/rulings.md is stale: run `referee overlays --format markdown > docs/rulings.md`"
+    )
+    assert "### D-walk-into-overrun" in generated and "### E-road-once" in generated
+
+
+def test_overlays_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["overlays", "--format", "json"]) == 0
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    assert len([r for r in rows if r.startswith("D-")]) == 28
+    assert rows["E-road-once"]["in_force"] == "with printing gmt-2011"
+    assert rows["S-overrun-draw"]["in_force"] == "by default"
+    assert rows["D-overrun-castle"]["embodied_by"] == ["7.4.3/castle_shields"]
