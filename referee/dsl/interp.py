@@ -100,6 +100,8 @@ class Interpreter:
     facts: dict[str, list[TraceEntry]] = field(default_factory=dict)
     _depth: int = 0
     _consts: dict[str, Any] = field(default_factory=dict)
+    _pure: set[str] | None = None  # definitions that read no game state: their results are kept
+    _memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     _index: dict[int, dict[Any, Any]] = field(default_factory=dict)
 
     # ------------------------------------------------------------ entry points
@@ -135,9 +137,29 @@ class Interpreter:
             if oid in self.in_force:
                 self.relied.add(oid)
 
+    def pure(self) -> set[str]:
+        """The definitions and tables whose value depends on their arguments alone."""
+        if self._pure is None:
+            self._pure = _pure_definitions(self.sym)
+        return self._pure
+
     def _invoke(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
         if d.overlay or d.decisions:
             self._rely(d)
+        if self.trace is None and d.name in self.pure():
+            key = (d.name, key_of(args))
+            try:
+                return self._memo[key]
+            except KeyError:
+                pass
+            except TypeError:  # an argument that cannot be a key
+                return self._invoke_uncached(d, args)
+            value = self._invoke_uncached(d, args)
+            self._memo[key] = value
+            return value
+        return self._invoke_uncached(d, args)
+
+    def _invoke_uncached(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
         self._depth += 1
         try:
             if isinstance(d, ast.Define):
@@ -486,3 +508,39 @@ def _builtin(name: str, args: tuple[Any, ...]) -> Any:
     if name == "max":
         return max(values)
     raise AssertionError(f"unknown built-in {name}")
+
+
+def _pure_definitions(sym: Symbols) -> set[str]:
+    """Definitions and tables that read no state, directly or through what they call."""
+    reads: dict[str, set[str]] = {}
+    for name, d in sym.values.items():
+        if isinstance(d, ast.Define):
+            reads[name] = _names(d.body)
+        elif isinstance(d, ast.TableDecl):
+            reads[name] = set().union(*(_names(r.value) for r in d.rows)) if d.rows else set()
+    impure = {n for n, d in sym.values.items() if isinstance(d, (ast.StateDecl, ast.Extern))}
+    changed = True
+    while changed:
+        changed = False
+        for name, used in reads.items():
+            if name not in impure and used & impure:
+                impure.add(name)
+                changed = True
+    return {n for n in reads if n not in impure}
+
+
+def _names(node: Any) -> set[str]:
+    """Every name an expression refers to (variables, definitions, state)."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        if isinstance(n, (ast.Expr, ast.Binder)):
+            for v in vars(n).values():
+                if isinstance(v, list):
+                    stack.extend(x for x in v if isinstance(x, (ast.Expr, ast.Binder)))
+                elif isinstance(v, (ast.Expr, ast.Binder)):
+                    stack.append(v)
+    return out
