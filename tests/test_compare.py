@@ -73,3 +73,24 @@ def test_overlays_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert rows["E-road-once"]["in_force"] == "with printing gmt-2011"
     assert rows["S-overrun-draw"]["in_force"] == "by default"
     assert rows["D-overrun-castle"]["embodied_by"] == ["7.4.3/castle_shields"]
+
+
+def test_picking_up_a_block_on_the_way(capsys: pytest.CaptureFixture[str]) -> None:
+    """E-pickup: legal in the first printing, illegal in the later one."""
+    c = compare("overlays/pick-up.yaml", capsys)
+    assert [(d["variant"], d["index"], d["base"], d["other"]) for d in c["differences"]] == [
+        ("printing gmt-2011", 2, "illegal 7.3.1/no-pickup", "legal")
+    ]
+
+
+def test_a_pick_up_off_the_path_is_illegal_in_2011_too(
+    tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import yaml
+
+    from tests.referee_helpers import judge
+
+    record = yaml.safe_load((EXAMPLES / "overlays" / "pick-up.yaml").read_text())
+    record["events"][1]["move"]["groups"][0]["pick_up"][0]["at"] = "Himeji"
+    code, v = judge(tmp_path, capsys, record, "--printing", "gmt-2011")  # type: ignore[arg-type]
+    assert code == 1 and v["violations"][0]["cites"] == "7.3.1/picked-on-the-way"
