@@ -17,10 +17,11 @@ from typing import Any
 
 from referee import __version__
 from referee.dsl.overlays import Choice, apply, in_force
+from referee.engine.batch import check_many, expand, render_summary, summary
 from referee.engine.compare import compare
 from referee.engine.compare import render as render_comparison
 from referee.engine.replay import check_record, render
-from referee.errors import RefereeError, Span
+from referee.errors import Problem, RefereeError, Span
 from referee.explain import (
     clauses_table,
     explain,
@@ -80,7 +81,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_explain)
 
     p = sub.add_parser("check", help="replay game records and judge every event")
-    p.add_argument("records", nargs="+", type=Path, metavar="RECORD", help="YAML or JSON records")
+    p.add_argument(
+        "records",
+        nargs="+",
+        type=Path,
+        metavar="RECORD",
+        help="YAML or JSON records, or directories",
+    )
     p.add_argument("--printing", default="", help="the rulebook printing (default: the base one)")
     p.add_argument(
         "--overlay", action="append", default=[], metavar="ID", help="switch an overlay on"
@@ -174,15 +181,24 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     spec = _load(args)
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
-    verdicts = []
-    for path in args.records:
-        verdicts.append(check_record(spec, path, choice, keep_going=args.all))
+    paths = expand(list(args.records))
+    if len(paths) == 1 and not args.records[0].is_dir():
+        verdict = check_record(spec, paths[0], choice, keep_going=args.all)  # bad input: exit 2
+        _emit(args, verdict.as_json(), render(verdict))
+        return EXIT_OK if verdict.legal else EXIT_ILLEGAL
+    if not paths:
+        raise RefereeError([Problem(Span(str(args.records[0]), 0, 0), "no records here")])
+    progress = args.format == "text" and len(paths) >= 20 and sys.stderr.isatty()
+    results = check_many(spec, paths, choice, args.all, progress)
+    total = summary(results)
     if args.format == "json":
-        data: Any = [v.as_json() for v in verdicts]
-        print(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
+        print(json.dumps({"records": [r.as_json() for r in results], "summary": total}, indent=2))
     else:
-        print("\n".join(render(v) for v in verdicts))
-    return EXIT_OK if all(v.legal for v in verdicts) else EXIT_ILLEGAL
+        shown = [r.text() for r in results if r.status != "legal" or len(results) <= 20]
+        print("\n".join([*shown, render_summary(total)]))
+    if any(r.status == "bad input" for r in results):
+        return EXIT_BAD_INPUT
+    return EXIT_OK if all(r.status == "legal" for r in results) else EXIT_ILLEGAL
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

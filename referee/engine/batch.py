@@ -1,0 +1,132 @@
+"""Check many records at once, on every core, and sum up what was found."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.dsl.overlays import Choice
+from referee.engine.replay import Verdict, check_record, render
+from referee.errors import RefereeError
+from referee.spec import Spec
+
+SUFFIXES = (".yaml", ".yml", ".json")
+
+
+@dataclass
+class Result:
+    file: str
+    verdict: Verdict | None = None
+    error: RefereeError | None = None
+
+    @property
+    def status(self) -> str:
+        if self.error is not None:
+            return "bad input"
+        assert self.verdict is not None
+        return "legal" if self.verdict.legal else "illegal"
+
+    def as_json(self) -> dict[str, Any]:
+        if self.error is not None:
+            return {
+                "file": self.file,
+                "status": "bad input",
+                "errors": [p.as_json() for p in self.error.problems],
+            }
+        assert self.verdict is not None
+        return {"status": self.status, **self.verdict.as_json()}
+
+    def text(self) -> str:
+        if self.error is not None:
+            return self.error.render()
+        assert self.verdict is not None
+        return render(self.verdict)
+
+
+def expand(paths: list[Path]) -> list[Path]:
+    """Files as given; directories become the records below them, in order."""
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            out += sorted(f for f in p.rglob("*") if f.suffix in SUFFIXES and f.is_file())
+        else:
+            out.append(p)
+    return out
+
+
+_WORKER: tuple[Spec, Choice, bool] | None = None
+
+
+def _init(spec: Spec, choice: Choice, keep_going: bool) -> None:
+    global _WORKER
+    _WORKER = (spec, choice, keep_going)
+
+
+def _one(path: Path) -> Result:
+    assert _WORKER is not None
+    spec, choice, keep_going = _WORKER
+    try:
+        return Result(str(path), verdict=check_record(spec, path, choice, keep_going))
+    except RefereeError as err:
+        return Result(str(path), error=err)
+
+
+def check_many(
+    spec: Spec, paths: list[Path], choice: Choice, keep_going: bool, progress: bool
+) -> list[Result]:
+    """Judge every record; several processes when there are many. Results in the given order."""
+    workers = min(os.cpu_count() or 1, len(paths))
+    if workers < 2 or len(paths) < 8:
+        _init(spec, choice, keep_going)
+        return [_tick(_one(p), i, len(paths), progress) for i, p in enumerate(paths)]
+    with ProcessPoolExecutor(
+        workers, initializer=_init, initargs=(spec, choice, keep_going)
+    ) as pool:
+        return [
+            _tick(r, i, len(paths), progress)
+            for i, r in enumerate(
+                pool.map(_one, paths, chunksize=max(1, len(paths) // (workers * 8)))
+            )
+        ]
+
+
+def _tick(result: Result, i: int, total: int, progress: bool) -> Result:
+    if progress:
+        done = i + 1
+        bar = "#" * (30 * done // total)
+        sys.stderr.write(f"\r[{bar:<30}] {done}/{total} records")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+    return result
+
+
+def summary(results: list[Result]) -> dict[str, Any]:
+    statuses = Counter(r.status for r in results)
+    by_clause = Counter(
+        r.verdict.violations[0].cites
+        for r in results
+        if r.verdict is not None and r.verdict.violations
+    )
+    return {
+        "records": len(results),
+        "legal": statuses["legal"],
+        "illegal": statuses["illegal"],
+        "bad input": statuses["bad input"],
+        "illegal by clause": dict(sorted(by_clause.items())),
+    }
+
+
+def render_summary(s: dict[str, Any]) -> str:
+    counts = f"{s['legal']} legal, {s['illegal']} illegal, {s['bad input']} bad input"
+    lines = [f"{s['records']} records: {counts}"]
+    if s["illegal by clause"]:
+        width = max(len(c) for c in s["illegal by clause"])
+        lines.append("illegal, by the clause the first illegal event breaks:")
+        lines += [f"  {c:<{width}}  {n}" for c, n in s["illegal by clause"].items()]
+    return "\n".join(lines)

@@ -1,0 +1,52 @@
+"""Many records at once: directories, every core, a summary table, and the right exit code."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main
+from tests.referee_helpers import EXAMPLES
+
+
+def test_a_directory_of_records(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(EXAMPLES), "--format", "json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    s = out["summary"]
+    illegal = sorted((EXAMPLES / "illegal").glob("*.yaml"))
+    assert s["records"] == len(out["records"]) == len(list(EXAMPLES.rglob("*.yaml")))
+    assert s["bad input"] == 0
+    # every illegal example, and the overlay examples that are illegal under the later printing
+    assert s["illegal"] == len(illegal) + 2
+    assert s["illegal by clause"]["7.3.3/within-allowance"] == 3
+    files = [r["file"] for r in out["records"]]
+    assert files == sorted(files)  # in order, whatever process judged each
+
+
+def test_legal_records_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for f in EXAMPLES.glob("*.yaml"):
+        shutil.copy(f, tmp_path / f.name)
+    for i in range(3):  # enough records to use several processes
+        shutil.copy(EXAMPLES / "weeks-1-2.yaml", tmp_path / f"copy-{i}.yaml")
+    assert main(["check", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == f"{len(list(tmp_path.glob('*.yaml')))} records: {len(list(tmp_path.glob('*.yaml')))} legal, 0 illegal, 0 bad input"
+
+
+def test_bad_input_in_a_batch_is_reported_and_the_rest_judged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(EXAMPLES / "weeks-1-2.yaml", tmp_path / "a.yaml")
+    (tmp_path / "b.yaml").write_text("game: [sekigahara\n")
+    assert main(["check", str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml")]) == 2
+    out = capsys.readouterr().out
+    assert "malformed YAML or JSON" in out
+    assert out.splitlines()[-1] == "2 records: 1 legal, 0 illegal, 1 bad input"
+
+
+def test_an_empty_directory_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(tmp_path)]) == 2
+    assert "no records here" in capsys.readouterr().err
