@@ -33,7 +33,10 @@ def test_legal_records_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         shutil.copy(EXAMPLES / "weeks-1-2.yaml", tmp_path / f"copy-{i}.yaml")
     assert main(["check", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[-1] == f"{len(list(tmp_path.glob('*.yaml')))} records: {len(list(tmp_path.glob('*.yaml')))} legal, 0 illegal, 0 bad input"
+    assert (
+        out[-1]
+        == f"{len(list(tmp_path.glob('*.yaml')))} records: {len(list(tmp_path.glob('*.yaml')))} legal, 0 illegal, 0 bad input"
+    )
 
 
 def test_bad_input_in_a_batch_is_reported_and_the_rest_judged(
@@ -47,6 +50,8 @@ def test_bad_input_in_a_batch_is_reported_and_the_rest_judged(
     assert out.splitlines()[-1] == "2 records: 1 legal, 0 illegal, 1 bad input"
 
 
-def test_an_empty_directory_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_empty_directory_is_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["check", str(tmp_path)]) == 2
     assert "no records here" in capsys.readouterr().err

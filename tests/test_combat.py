@@ -501,3 +501,46 @@ def test_sanada_takes_a_loss_at_ueda(tmp_path: Path, capsys: pytest.CaptureFixtu
     record["events"].pop(6)
     code, v = judge(tmp_path, capsys, record)
     assert code == 0, v
+
+
+@pytest.mark.parametrize(
+    "block,card,cites",
+    [
+        ("ii-4-star", "tokugawa-loyalty", "9.4/not-by-challenge"),
+        ("ii-4-star", "date", ""),  # any other card deploys the Ii block (9.4)
+    ],
+)
+def test_the_ii_block(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], block: str, card: str, cites: str
+) -> None:
+    record = mutate(COMBAT, lambda ev: ev.__delitem__(slice(2, None)))  # Ishida leads 1-0
+    record["position"]["state"]["units_at"]["Sawayama"]["tokugawa"].append(block)
+    record["position"]["state"]["hand"]["tokugawa"] += [card]
+    record["events"].append({"deploy": {"by": "tokugawa", "card": card, "blocks": [block]}})
+    code, v = judge(tmp_path, capsys, record)
+    if cites:
+        assert code == 1 and v["violations"][0]["cites"] == cites
+    else:
+        assert code == 0, v
+
+
+def test_the_ishida_block_and_a_loyalty_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = mutate(COMBAT, lambda ev: ev.__delitem__(slice(1, None)))
+    record["position"]["state"]["units_at"]["Sawayama"]["ishida"].append("ishida-leader-square")
+    record["position"]["state"]["hand"]["ishida"] += ["ishida-loyalty"]
+    record["events"].append(
+        {"deploy": {"by": "ishida", "card": "ishida-loyalty", "blocks": ["ishida-leader-square"]}}
+    )
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 1 and v["violations"][0]["cites"] == "9.5/not-by-challenge"
+    record["events"][-1]["deploy"]["card"] = "mori"  # any Ishida card but a challenge (9.5)
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 0, v
+
+
+def test_a_battle_never_takes_a_disk(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = mutate(COMBAT, lambda ev: args(ev, 12).update({"disk": True}))
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 1 and v["violations"][0]["cites"] == "8.9.3/only-sieges-take-disks"
