@@ -48,3 +48,19 @@ def args(events: Events, number: int) -> dict[str, Any]:
     """The arguments of event ``number`` (1-based, as the referee counts)."""
     ((_, a),) = events[number - 1].items()
     return a  # type: ignore[no-any-return]
+
+
+def assert_illegal_at(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    record: dict[str, Any],
+    number: int,
+    cites: str,
+    *options: str,
+) -> dict[str, Any]:
+    """Judge a record and assert that its first illegal event is ``number``, citing ``cites``."""
+    code, v = judge(tmp_path, capsys, record, *options)
+    assert code == 1, v
+    first = v["violations"][0]
+    assert (first["index"], first["cites"]) == (number, cites), first["message"]
+    return first  # type: ignore[no-any-return]

@@ -13,7 +13,15 @@ from referee.dsl.overlays import Choice
 from referee.engine.record import load_record
 from referee.engine.replay import Referee
 from referee.spec import Spec
-from tests.referee_helpers import EXAMPLES, Events, args, example, judge, mutate
+from tests.referee_helpers import (
+    EXAMPLES,
+    Events,
+    args,
+    assert_illegal_at,
+    example,
+    judge,
+    mutate,
+)
 
 COMBAT = example("combat-example.yaml")
 SIEGE = example("siege-of-osaka.yaml")
@@ -214,10 +222,7 @@ def test_illegal_combat_event(
 ) -> None:
     record = mutate(COMBAT, change)
     record["position"]["state"]["hand"]["tokugawa"].append("tokugawa-loyalty")
-    code, v = judge(tmp_path, capsys, record)
-    assert code == 1, why
-    x = v["violations"][0]
-    assert (x["index"], x["cites"]) == (number, cites), x["message"]
+    assert_illegal_at(tmp_path, capsys, record, number, cites)
 
 
 def test_a_successful_challenge_turns_the_block(
@@ -316,10 +321,7 @@ def test_illegal_siege_event(
 ) -> None:
     record = mutate(SIEGE, change)
     record["position"]["state"]["hand"]["ishida"].append("ishida-loyalty")
-    code, v = judge(tmp_path, capsys, record)
-    assert code == 1, why
-    x = v["violations"][0]
-    assert (x["index"], x["cites"]) == (number, cites), x["message"]
+    assert_illegal_at(tmp_path, capsys, record, number, cites)
 
 
 def battle_record(ishida_hand: list[str], events: list[dict[str, Any]]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.referee_helpers import EXAMPLES as EXAMPLES_DIR
-from tests.referee_helpers import Events, args, example, judge, mutate
+from tests.referee_helpers import Events, args, assert_illegal_at, example, judge, mutate
 
 WEEKS = example("weeks-1-2.yaml")
 
@@ -352,11 +352,7 @@ def test_illegal_event_cites_its_clause(
     number: int,
     cites: str,
 ) -> None:
-    code, v = judge(tmp_path, capsys, mutate(WEEKS, change))
-    assert code == 1, why
-    assert v["legal"] is False
-    (violation,) = v["violations"]
-    assert (violation["index"], violation["cites"]) == (number, cites), violation["message"]
+    violation = assert_illegal_at(tmp_path, capsys, mutate(WEEKS, change), number, cites)
     assert violation["message"]
 
 
