@@ -546,3 +546,49 @@ def test_a_battle_never_takes_a_disk(tmp_path: Path, capsys: pytest.CaptureFixtu
     record = mutate(COMBAT, lambda ev: args(ev, 12).update({"disk": True}))
     code, v = judge(tmp_path, capsys, record)
     assert code == 1 and v["violations"][0]["cites"] == "8.9.3/only-sieges-take-disks"
+
+
+def test_a_retreat_into_enemies_overruns_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: Spec
+) -> None:
+    """8.8.5: the retreating blocks enter enemies; four times their number overruns them."""
+    events = [
+        {"deploy": {"by": "ishida", "card": "ukita", "blocks": ["ukita-2"]}},
+        {"deploy": {"by": "tokugawa", "card": "date", "blocks": ["date-3"]}},
+        {"finish": {"by": "ishida"}},
+        {"finish": {"by": "tokugawa"}},
+        {"losses": {"by": "ishida", "blocks": ["ukita-2"]}},
+        # four Ishida blocks retreat into Kyoto, where one Tokugawa block has slipped in
+        {"retreat": {"by": "ishida", "to": "Kyoto"}},
+    ]
+    record = {
+        "game": "sekigahara",
+        "position": {
+            "within": [{"procedure": "game_turn", "step": "first_fights"}],
+            "procedure": "combat_phase",
+            "args": {"active": "ishida"},
+            "state": {
+                "first_player": "ishida",
+                "hand": {"ishida": ["ukita", "mori"], "tokugawa": ["date"]},
+                "units_at": {
+                    "Sawayama": {
+                        "ishida": ["ukita-2", "ukita-3", "mori-2", "mori-3", "kobayakawa-2"],
+                        "tokugawa": ["date-2", "date-3"],
+                    },
+                    "Kyoto": {"tokugawa": ["tokugawa-2"]},
+                },
+                "came_from": {"Sawayama": {"ishida": ["Kyoto"]}},
+            },
+        },
+        "events": [{"declare": {"by": "ishida", "at": "Sawayama"}}, *events],
+    }
+    path = tmp_path / "retreat.yaml"
+    import yaml
+
+    path.write_text(yaml.safe_dump(record))
+    ref = Referee(spec, load_record(path, spec.game_dir.parent / "schema"), Choice())
+    ref.start()
+    for ev in load_record(path, spec.game_dir.parent / "schema").events:
+        assert ref.judge(ev) == [], ev
+    assert [f["id"] for f in state(ref, "lost", "tokugawa")] == ["tokugawa-2"]  # overrun
+    assert len(state(ref, "units_at", "Kyoto", "ishida")) == 4
