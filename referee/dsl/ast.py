@@ -96,6 +96,13 @@ class ListLit(Expr):
 
 
 @dataclass
+class RecordLit(Expr):
+    """``{from: l, groups: [...]}``: arguments of an action, proposed for a random game."""
+
+    fields: list[tuple[str, Expr]]
+
+
+@dataclass
 class BinOp(Expr):
     """Arithmetic (+ - * // %), comparison (== != < <= > >=), and, or, in."""
 
@@ -362,6 +369,7 @@ class Allow:
     effects: list[Stmt]
     then: str
     span: Span = NOWHERE
+    propose: Expr | None = None
 
 
 @dataclass

@@ -315,6 +315,8 @@ class Checker:
                 self.expect(s.actor, env, self.players)
             self.stmts(s.enter, env, d)
             for a in s.allows:
+                if a.propose is not None:
+                    self.proposal(a, {**env, "by": self.players})
                 local = self.params(a.params, {**env, "by": self.players})
                 for r in a.requires:
                     self.ref(r)
@@ -328,6 +330,31 @@ class Checker:
         for trig in d.triggers + [t for s in d.steps for t in s.triggers]:
             self.expect(trig.cond, env, BOOL)
             self.stmts(trig.body, env, d)
+
+    def proposal(self, a: ast.Allow, env: dict[str, T]) -> None:
+        """A list of argument records, each naming the action's parameters with their types."""
+        t = self.expr(a.propose, env) if a.propose is not None else ANY
+        if t.kind not in ("list", "any"):
+            self.error(a.propose.span if a.propose else a.span, f"a proposal is a list, not {t}")
+        params = {p.name: p for p in a.params}
+        stack: list[Any] = [a.propose]
+        while stack:
+            e = stack.pop()
+            if isinstance(e, ast.RecordLit):
+                for name, value in e.fields:
+                    if name not in params:
+                        self.unknown(value.span, f"argument of {a.name}", name, list(params))
+                continue
+            if isinstance(e, (ast.ListLit,)):
+                stack.extend(e.items)
+            elif isinstance(e, ast.Comp):
+                stack.append(e.value)
+            elif isinstance(e, ast.BinOp) and e.op == "+":
+                stack += [e.left, e.right]
+            elif isinstance(e, ast.Call) and getattr(e.func, "id", "") == "flatten":
+                stack.extend(e.args)
+            elif isinstance(e, ast.If):
+                stack += [e.then, e.orelse]
 
     def stmts(self, body: list[ast.Stmt], env: dict[str, T], proc: ast.Procedure | None) -> None:
         scope = dict(env)
@@ -495,6 +522,10 @@ class Checker:
             return BOOL
         if isinstance(e, ast.Nothing):
             return ANY
+        if isinstance(e, ast.RecordLit):
+            for _, value in e.fields:
+                self.expr(value, env)
+            return T("struct")
         if isinstance(e, ast.Data):
             if e.collection not in self.sym.data_values:
                 self.unknown(e.span, "data collection", e.collection, list(self.sym.data_values))

@@ -243,6 +243,8 @@ class Interpreter:
             return "".join(p if isinstance(p, str) else show(self.eval(p, env)) for p in e.parts)
         if isinstance(e, ast.Nothing):
             return None
+        if isinstance(e, ast.RecordLit):
+            return {name: self.eval(value, env) for name, value in e.fields}
         if isinstance(e, ast.Data):
             return self.components.get(e.collection, ())
         if isinstance(e, ast.Neg):

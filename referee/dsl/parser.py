@@ -262,6 +262,12 @@ class _ToAst(Transformer[Token, Any]):
     def args(self, meta: Meta, *items: ast.Expr) -> list[ast.Expr]:
         return list(items)
 
+    def field_value(self, meta: Meta, name: Token, value: ast.Expr) -> tuple[str, ast.Expr]:
+        return (str(name), value)
+
+    def record_lit(self, meta: Meta, *fields: tuple[str, ast.Expr] | None) -> ast.Expr:
+        return ast.RecordLit([f for f in fields if f is not None], span=self.s(meta))
+
     def list_lit(self, meta: Meta, items: list[ast.Expr] | None) -> ast.Expr:
         return ast.ListLit(items or [], span=self.s(meta))
 
@@ -508,7 +514,12 @@ class _ToAst(Transformer[Token, Any]):
     def ends(self, meta: Meta, cond: ast.Expr, then: tuple[str, str] | None) -> tuple[str, Any]:
         return ("ends", (cond, then[1] if then else ""))
 
-    def allow(self, meta: Meta, name: Token, params: Any, req: Any, eff: Any, then: Any) -> Any:
+    def propose(self, meta: Meta, e: ast.Expr) -> tuple[str, Any]:
+        return ("propose", e)
+
+    def allow(
+        self, meta: Meta, name: Token, params: Any, prop: Any, req: Any, eff: Any, then: Any
+    ) -> Any:
         return ast.Allow(
             str(name),
             params or [],
@@ -516,6 +527,7 @@ class _ToAst(Transformer[Token, Any]):
             eff[1] if eff else [],
             then[1] if then else "",
             self.s(meta),
+            prop[1] if prop else None,
         )
 
     def trigger(self, meta: Meta, label: Token, cond: ast.Expr, body: list[ast.Stmt]) -> ast.Decl:

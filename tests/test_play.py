@@ -1,0 +1,187 @@
+"""Random legal games (`referee play`): every one judged legal, invariants kept after
+every event, and mutated games rejected citing the clause they break."""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.cli import main
+from referee.engine.play import Player, play
+from referee.engine.record import Event
+from referee.spec import Spec
+from tests.referee_helpers import assert_illegal_at, judge
+
+SIDES = ("tokugawa", "ishida")
+
+
+def keys(values: Any) -> Counter[str]:
+    return Counter(v["id"] for v in values)
+
+
+def invariants(player: Player) -> None:
+    """What must hold after every event of any game."""
+    read = player.ref.interp.read_state
+    values = player.ref.sym.values
+    call = player.ref.interp.call
+    for side in SIDES:
+        # every card of a deck in exactly one place: hand, draw pile, discards, or in play
+        places = sum(
+            (
+                keys(read(values[name], (side,)))
+                for name in ("hand", "draw_pile", "discards", "played")
+            ),  # type: ignore[arg-type]
+            Counter(),
+        )
+        assert places == keys(call("full_deck", side)), side
+    for loc in call("all_locations"):
+        present = call("present", loc)
+        if call("has_castle", loc) and len(present) == 1:  # 4.3: a side alone holds the castle
+            assert call("castle_controller", loc) == present[0]
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 10_000))
+def test_random_games_keep_the_invariants(spec: Spec, seed: int) -> None:
+    player = Player(spec, seed)
+    player.events = []
+    until = None
+    for _ in range(400):
+        if player.ref.machine.finished or player.ref.interp.call("summary").startswith("week 3"):
+            break
+        event = player.step()
+        assert event is not None, f"seed {seed}: stuck at {player.ref.machine.top.where()}"  # type: ignore[union-attr]
+        player.events.append(event)
+        invariants(player)
+    assert until is None and len(player.events) > 40
+
+
+def test_a_whole_random_game_is_legal(
+    spec: Spec, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = play(spec, 11)
+    assert game.stopped == "the game is over"
+    assert game.summary.startswith("the game is over after week 7")
+    record = {"game": "sekigahara", "events": game.events}
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 0, v
+    assert v["judged"] == len(game.events) > 120
+    actions = Counter(next(iter(e)) for e in game.events)
+    assert actions["move"] > 10 and actions["muster"] > 0 and actions["result"] == 1
+
+
+def test_play_command_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
+    outputs = set()
+    for _ in range(2):
+        assert main(["play", "--seed", "5", "--until", "week > 1"]) == 0
+        outputs.add(capsys.readouterr().out)
+    (out,) = outputs
+    record = yaml.safe_load(out)
+    assert (
+        record["game"] == "sekigahara" and "stopped: the condition to stop holds" in record["notes"]
+    )
+
+
+def test_play_with_a_bad_condition(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--until", "week >"]) == 2
+    assert "bad expression" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def game(spec: Spec) -> list[dict[str, Any]]:
+    return play(
+        spec,
+        3,
+    ).events
+
+
+def first(events: list[dict[str, Any]], action: str, pred: Any = lambda a: True) -> int:
+    return next(i for i, e in enumerate(events) if action in e and pred(e[action])) + 1
+
+
+MUTATIONS = [
+    (
+        "a card not in hand pays for movement",
+        "movement",
+        lambda a: a["cards"],
+        lambda a: a.update(cards=["ukita-double"] if a["by"] == "ishida" else ["tokugawa-double"]),
+        "3.3/in-hand",
+    ),
+    (
+        "a path one step too long",
+        "move",
+        lambda a: True,
+        lambda a: a["groups"][0]["path"].extend(a["groups"][0]["path"][-2:] * 2),
+        "7.3.3/within-allowance",
+    ),
+    (
+        "a block that is not there",
+        "move",
+        lambda a: True,
+        lambda a: a["groups"][0]["blocks"].append(
+            "ii-4-star" if a["by"] == "tokugawa" else "ishida-leader-square"
+        ),
+        "7.3.1/available",
+    ),
+    (
+        "a bid with a card not in hand",
+        "bid",
+        lambda a: True,
+        lambda a: a.update(card="date-double" if a["by"] == "tokugawa" else "uesugi-double"),
+        "3.3/in-hand",
+    ),
+    (
+        "too few cards drawn at reinforcement",
+        "reinforce",
+        lambda a: True,
+        lambda a: a["cards"].pop(),
+        "6.2/card-draw",
+    ),
+]
+
+
+@pytest.mark.parametrize("why,action,pred,change,cites", MUTATIONS, ids=[m[0] for m in MUTATIONS])
+def test_mutated_random_game_is_rejected(
+    game: list[dict[str, Any]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    why: str,
+    action: str,
+    pred: Any,
+    change: Any,
+    cites: str,
+) -> None:
+    events = copy.deepcopy(game)
+    number = first(events, action, pred)
+    change(events[number - 1][action])
+    violation = assert_illegal_at(
+        tmp_path, capsys, {"game": "sekigahara", "events": events}, number, cites
+    )
+    assert violation["message"]
+
+
+def test_judging_an_event_twice_is_the_same(spec: Spec) -> None:
+    """The generator tries events on a copy of the position: trying must not change it."""
+    player = Player(spec, 4)
+    player.events = []
+    for _ in range(30):
+        before = player.snapshot()
+        cands = player.candidates()
+        if not cands:
+            break
+        action, by, args = cands[0]
+        player.ref.judge(Event(1, action, {"by": by, **args}, ("events", 0, action)))
+        player.restore(before)
+        assert player.snapshot()[0] == before[0]
+        event = player.step()
+        assert event is not None
+        player.events.append(event)
