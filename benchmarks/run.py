@@ -8,6 +8,7 @@ Figures are printed, not asserted. Run: python benchmarks/run.py [--games N]
   events judged per second;
 - overhead: judging time against the time to merely read the same records
   from YAML;
+- play: whole random games a second (referee play);
 - prove: the time to prove every property.
 """
 
@@ -25,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.data.source import load_document  # noqa: E402
 from referee.dsl.overlays import Choice  # noqa: E402
+from referee.engine.play import play  # noqa: E402
 from referee.engine.replay import check_record  # noqa: E402
 from referee.spec import _CACHE, load_spec  # noqa: E402
 from referee.verify.prover import prove  # noqa: E402
@@ -33,6 +35,7 @@ from referee.verify.prover import prove  # noqa: E402
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="how many times to judge each record")
+    parser.add_argument("--play", type=int, default=5, help="how many random games to play")
     args = parser.parse_args()
 
     os.environ["REFEREE_NO_CACHE"] = "1"
@@ -83,6 +86,15 @@ def main() -> int:
     )
     print(
         f"overhead: judging takes {total / sum(reads):.1f}x the time to read the records from YAML"
+    )
+
+    t0 = time.perf_counter()
+    games = [play(spec, seed) for seed in range(args.play)]
+    elapsed = time.perf_counter() - t0
+    events = sum(len(g.events) for g in games)
+    print(
+        f"play: {args.play} whole games ({events} events) in {elapsed:.1f} s,"
+        f" {args.play / elapsed:.2f} games/s"
     )
 
     t0 = time.perf_counter()
