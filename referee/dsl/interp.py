@@ -102,6 +102,7 @@ class Interpreter:
     _consts: dict[str, Any] = field(default_factory=dict)
     _pure: set[str] | None = None  # definitions that read no game state: their results are kept
     _memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    _code: dict[int, Callable[[dict[str, Any]], Any]] = field(default_factory=dict)
     _index: dict[int, dict[Any, Any]] = field(default_factory=dict)
 
     # ------------------------------------------------------------ entry points
@@ -198,7 +199,84 @@ class Interpreter:
         raise fail(d.span, f"table {d.name} has no row for {show(key)}", clause=d.clause)
 
     # ------------------------------------------------------------ expressions
-    def eval(self, e: ast.Expr, env: dict[str, Any]) -> Any:  # noqa: C901 - one case a node
+    def eval(self, e: ast.Expr, env: dict[str, Any]) -> Any:
+        """The value of an expression: each node is turned once into a Python closure."""
+        try:
+            code = self._code[id(e)]
+        except KeyError:
+            code = self._code[id(e)] = self._compile(e)
+        return code(env)
+
+    def _compile(self, e: ast.Expr) -> Callable[[dict[str, Any]], Any]:  # noqa: C901
+        """A closure for the common nodes; the rest are evaluated by ``_eval_node``."""
+        ev = self.eval
+        if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit)):
+            value = e.value
+            return lambda env: value
+        if isinstance(e, ast.Name):
+            name = e.id
+            d = self.sym.values.get(name)
+            frame_of = self
+
+            if isinstance(d, ast.StateDecl):
+                read, state_decl = self.read_state, d
+
+                def global_value(env: dict[str, Any]) -> Any:
+                    if name in env:
+                        return env[name]
+                    if name in frame_of.frame:
+                        return frame_of.frame[name]
+                    return read(state_decl, ())
+
+                return global_value
+
+            def local_value(env: dict[str, Any]) -> Any:
+                if name in env:
+                    return env[name]
+                if name in frame_of.frame:
+                    return frame_of.frame[name]
+                return self._eval_node(e, env)
+
+            return local_value
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name):
+            callee = self.sym.values.get(e.func.id)
+            arg_nodes = e.args
+            fname = e.func.id
+            if callee is None:
+                return lambda env: _builtin(fname, tuple(ev(a, env) for a in arg_nodes))
+            if isinstance(callee, ast.StateDecl):
+                read, state_decl = self.read_state, callee
+                return lambda env: read(state_decl, tuple(ev(a, env) for a in arg_nodes))
+            invoke, target = self._invoke, callee
+            return lambda env: invoke(target, tuple(ev(a, env) for a in arg_nodes))
+        if isinstance(e, ast.BinOp):
+            op, left, right = e.op, e.left, e.right
+            if op == "and":
+                return lambda env: bool(ev(left, env)) and bool(ev(right, env))
+            if op == "or":
+                return lambda env: bool(ev(left, env)) or bool(ev(right, env))
+            if op in _OPS and op not in ("//", "%"):
+                fn = _OPS[op]
+                return lambda env: fn(ev(left, env), ev(right, env))
+            return lambda env: self._binop(e, env)
+        if isinstance(e, ast.Field):
+            obj, field_name = e.obj, e.name
+            if isinstance(obj, ast.Name) and obj.id in self.sym.types:
+                type_name = obj.id
+                return lambda env: env[type_name][field_name] if type_name in env else field_name
+            return lambda env: ev(obj, env)[field_name]
+        if isinstance(e, ast.If):
+            cond, then, orelse = e.cond, e.then, e.orelse
+            return lambda env: ev(then, env) if ev(cond, env) else ev(orelse, env)
+        if isinstance(e, ast.ListLit):
+            items = e.items
+            return lambda env: tuple(ev(i, env) for i in items)
+        if isinstance(e, ast.Not):
+            operand = e.operand
+            return lambda env: not ev(operand, env)
+        return lambda env: self._eval_node(e, env)
+
+    def _eval_node(self, e: ast.Expr, env: dict[str, Any]) -> Any:  # noqa: C901 - one case a node
         if isinstance(e, ast.Name):
             if e.id in env:
                 return env[e.id]
