@@ -77,6 +77,7 @@ def test_a_whole_random_game_is_legal(
     assert v["judged"] == len(game.events) > 120
     actions = Counter(next(iter(e)) for e in game.events)
     assert actions["move"] > 10 and actions["muster"] > 0 and actions["result"] == 1
+    assert actions["declare"] > 0 and actions["losses"] > 0  # random games fight too
 
 
 def test_play_command_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:

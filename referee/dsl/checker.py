@@ -206,6 +206,8 @@ class Checker:
             return T(t.name, arg=self.typeref(t.arg)) if t.arg else ANY
         if t.name in ("int", "bool", "text"):
             return T(t.name)
+        if t.name == "struct":  # the arguments of an action, as a proposal spells them
+            return T("struct")
         d = self.sym.types.get(t.name)
         if d is None:
             self.unknown(t.span, "type", t.name, ["int", "bool", "text", *self.sym.types])
