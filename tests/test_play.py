@@ -12,11 +12,12 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from referee.cli import main
 from referee.engine.play import Player, play
 from referee.engine.record import Event
-from referee.spec import Spec
+from referee.spec import Spec, load_spec
 from tests.referee_helpers import assert_illegal_at, judge
 
 SIDES = ("tokugawa", "ishida")
@@ -99,10 +100,7 @@ def test_play_with_a_bad_condition(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.fixture(scope="module")
 def game(spec: Spec) -> list[dict[str, Any]]:
-    return play(
-        spec,
-        3,
-    ).events
+    return play(spec, 2).events  # a game with battles, losses and retreats
 
 
 def first(events: list[dict[str, Any]], action: str, pred: Any = lambda a: True) -> int:
@@ -141,6 +139,20 @@ MUTATIONS = [
         "3.3/in-hand",
     ),
     (
+        "a wrong number of losses",
+        "losses",
+        lambda a: a["blocks"],
+        lambda a: a["blocks"].pop(),
+        "8.7.1/loss-count",
+    ),
+    (
+        "a retreat to a location not joined by road",
+        "retreat",
+        lambda a: True,
+        lambda a: a.update(to="Sendai" if a["to"] != "Sendai" else "Osaka"),
+        "8.8.1/adjacent",
+    ),
+    (
         "too few cards drawn at reinforcement",
         "reinforce",
         lambda a: True,
@@ -170,6 +182,16 @@ def test_mutated_random_game_is_rejected(
     assert violation["message"]
 
 
+def test_a_block_moved_twice_is_rejected(
+    game: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    events = copy.deepcopy(game)
+    number = first(events, "move")
+    events.insert(number, copy.deepcopy(events[number - 1]))  # the same move again
+    record = {"game": "sekigahara", "events": events}
+    assert_illegal_at(tmp_path, capsys, record, number + 1, "7.3.1/available")
+
+
 def test_judging_an_event_twice_is_the_same(spec: Spec) -> None:
     """The generator tries events on a copy of the position: trying must not change it."""
     player = Player(spec, 4)
@@ -186,3 +208,39 @@ def test_judging_an_event_twice_is_the_same(spec: Spec) -> None:
         event = player.step()
         assert event is not None
         player.events.append(event)
+
+
+class GameMachine(RuleBasedStateMachine):
+    """Hypothesis drives the engine through its own actions, one legal proposal at a time."""
+
+    @initialize(seed=st.integers(0, 1000))
+    def start(self, seed: int) -> None:
+        self.player = Player(load_spec(), seed)
+        self.player.events = []
+
+    @rule(pick=st.integers(0, 10_000))
+    def act(self, pick: int) -> None:
+        if self.player.ref.machine.finished:
+            return
+        cands = self.player.candidates()
+        for offset in range(len(cands)):  # the first legal candidate from hypothesis's pick on
+            action, by, args = cands[(pick + offset) % len(cands)]
+            snap = self.player.snapshot()
+            event = {"by": by, **args} if by is not None else args
+            index = len(self.player.events) + 1
+            if not self.player.ref.judge(
+                Event(index, action, dict(event), ("events", index - 1, action))
+            ):
+                self.player.events.append({action: event})
+                return
+            self.player.restore(snap)
+        raise AssertionError(f"no legal proposal at {self.player.ref.machine.top.where()}")  # type: ignore[union-attr]
+
+    @invariant()
+    def rules_hold(self) -> None:
+        if hasattr(self, "player"):
+            invariants(self.player)
+
+
+TestGameMachine = GameMachine.TestCase
+TestGameMachine.settings = settings(max_examples=8, stateful_step_count=60, deadline=None)
