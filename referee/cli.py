@@ -116,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--until", default="", metavar="EXPR", help='stop when this holds, e.g. "week > 2"'
     )
+    p.add_argument("--weeks", type=int, metavar="K", help='stop after K weeks: --until "week > K"')
     p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
     p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
     p.add_argument("--format", choices=("yaml", "json"), default="yaml", help="output format")
@@ -222,7 +223,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     spec = _load(args)
-    game = play(spec, args.seed, args.until)
+    until = args.until or (f"week > {args.weeks}" if args.weeks is not None else "")
+    game = play(spec, args.seed, until)
     record = {
         "game": spec.game.name if spec.game else "",
         "title": f"a random legal game, seed {args.seed}",
