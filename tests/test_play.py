@@ -248,3 +248,65 @@ class GameMachine(RuleBasedStateMachine):
 
 TestGameMachine = GameMachine.TestCase
 TestGameMachine.settings = settings(max_examples=20, stateful_step_count=60, deadline=None)
+
+
+def test_a_road_used_twice_in_a_random_game_is_rejected(
+    spec: Spec, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Replay random games until a move leaves a road another stack could take back; add
+    that move: the road is used twice in one movement phase (7.3.1)."""
+    from referee.engine.replay import Referee
+
+    for seed in range(20):
+        events = play(spec, seed, "week > 2").events
+        player = Player(spec, seed)
+        ref: Referee = player.ref
+        for i, ev in enumerate(events):
+            ((action, args),) = ev.items()
+            assert ref.judge(Event(i + 1, action, dict(args), ("events", i, action))) == []
+            if action != "move":
+                continue
+            group = args["groups"][0]
+            origin, dest = group["path"][0], group["path"][-1]
+            top = ref.machine.top
+            assert top is not None
+            free = ref.interp.call("movable", dest, args["by"])
+            more = top.vars["level"] == "total" or (
+                top.vars["level"] == "limited" and top.vars["moves"] + top.vars["musters"] < 3
+            )
+            if len(group["path"]) == 2 and free and more:
+                back = {
+                    "move": {
+                        "by": args["by"],
+                        "from": dest,
+                        "groups": [{"blocks": [free[0]["id"]], "path": [dest, origin]}],
+                    }
+                }
+                record = {"game": "sekigahara", "events": [*events[: i + 1], back]}
+                assert_illegal_at(tmp_path, capsys, record, i + 2, "7.3.1/segment-once")
+                return
+    pytest.fail(
+        "no random game offered a road to take back"
+    )  # the proposals changed: widen the search
+
+
+def test_blocks_are_never_more_than_the_game_has(spec: Spec) -> None:
+    """48 blocks a side: on the map, in the boxes and lost, never more (the bags hold the rest)."""
+    player = Player(spec, 8)
+    player.events = []
+    read, values = player.ref.interp.read_state, player.ref.sym.values
+    totals = {t["colour"]: t["blocks"] for t in spec.components.collections["totals"]}
+    for _ in range(150):
+        event = player.step()
+        if event is None:
+            break
+        player.events.append(event)
+        for side, colour in (("tokugawa", "black"), ("ishida", "gold")):
+            on_map = sum(
+                len(read(values["units_at"], (loc, side)))
+                for loc in player.ref.interp.call("all_locations")
+            )  # type: ignore[arg-type]
+            boxes = len(read(values["recruits"], (side,))) + (
+                len(read(values["mori_box"], ())) if side == "ishida" else 0
+            )  # type: ignore[arg-type]
+            assert on_map + boxes + len(read(values["lost"], (side,))) <= totals[colour]  # type: ignore[arg-type]

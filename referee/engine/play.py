@@ -72,14 +72,12 @@ class Player:
 
     def snapshot(self) -> tuple[dict[str, Any], list[Frame]]:
         state = {k: dict(v) if isinstance(v, dict) else v for k, v in self.ref.interp.state.items()}
-        return state, [copy.copy(f) for f in self.ref.machine.frames]
+        return state, [_frame_copy(f) for f in self.ref.machine.frames]
 
     def restore(self, snap: tuple[dict[str, Any], list[Frame]]) -> None:
         state, frames = snap
         self.ref.interp.state = {k: dict(v) if isinstance(v, dict) else v for k, v in state.items()}
-        self.ref.machine.frames = [copy.copy(f) for f in frames]
-        for f in self.ref.machine.frames:
-            f.vars = dict(f.vars)
+        self.ref.machine.frames = [_frame_copy(f) for f in frames]
         if self.ref.machine.top is not None:
             self.ref.interp.frame = self.ref.machine.top.vars
 
@@ -123,6 +121,14 @@ class Player:
             game.stopped = f"{limit} events"
         game.summary = self.ref.summary()
         return game
+
+
+def _frame_copy(f: Frame) -> Frame:
+    """A frame with its own variables: trying an event must not touch the saved ones."""
+    c = copy.copy(f)
+    c.vars = dict(f.vars)
+    c.fired = set(f.fired)
+    return c
 
 
 def play(spec: Spec, seed: int, until: str = "", choice: Choice | None = None) -> Game:
