@@ -310,3 +310,27 @@ def test_blocks_are_never_more_than_the_game_has(spec: Spec) -> None:
                 len(read(values["mori_box"], ())) if side == "ishida" else 0
             )  # type: ignore[arg-type]
             assert on_map + boxes + len(read(values["lost"], (side,))) <= totals[colour]  # type: ignore[arg-type]
+
+
+def test_a_deployment_with_a_card_of_another_mon_is_rejected(
+    spec: Spec, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Replay random games to a deployment; play instead a card in hand that cannot deploy
+    that block: the referee cites 8.2.2."""
+    for seed in range(20):
+        events = play(spec, seed).events
+        player = Player(spec, seed)
+        ref = player.ref
+        for i, ev in enumerate(events):
+            ((action, args),) = ev.items()
+            if action == "deploy" and "card" in args:
+                block = spec.components.item("faces", args["blocks"][0])
+                hand = ref.interp.read_state(ref.sym.values["hand"], (args["by"],))  # type: ignore[arg-type]
+                wrong = [c for c in hand if not ref.interp.call("deploys", c, block)]
+                if wrong:
+                    bad = {"deploy": {**args, "card": wrong[0]["id"]}}
+                    record = {"game": "sekigahara", "events": [*events[:i], bad]}
+                    assert_illegal_at(tmp_path, capsys, record, i + 1, "8.2.2/matching-mon")
+                    return
+            assert ref.judge(Event(i + 1, action, dict(args), ("events", i, action))) == []
+    pytest.fail("no random game offered a deployment to spoil")
