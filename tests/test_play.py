@@ -46,14 +46,27 @@ def invariants(player: Player) -> None:
     if top is not None and top.proc.name == "movement_phase":  # 7.3.1: no road twice
         used = top.vars["used"]
         assert len({id(r) for r in used}) == len(used)
+        mover = top.vars["active"]  # 7.4.2: no overrun of the moving side left unresolved
+        enemy = call("opponent", mover)
+        for loc in call("all_locations"):
+            if call("contested", loc):
+                assert not call(
+                    "can_overrun",
+                    call("blocks", loc, mover),
+                    call("blocks", loc, enemy),
+                    call("castle_shields", loc, enemy),
+                ), loc
     for loc in call("all_locations"):
         present = call("present", loc)
         if call("has_castle", loc) and len(present) == 1:  # 4.3: a side alone holds the castle
             assert call("castle_controller", loc) == present[0]
+        if call("resource", loc) and len(present) == 1 and call("blocks", loc, present[0]):
+            # 4.2 (and D-onto-through): blocks that entered it claimed it
+            assert read(values["resource_holder"], (loc,)) == present[0], loc  # type: ignore[arg-type]
 
 
 @settings(
-    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(seed=st.integers(0, 10_000))
 def test_random_games_keep_the_invariants(spec: Spec, seed: int) -> None:
