@@ -592,3 +592,14 @@ def test_a_retreat_into_enemies_overruns_them(
         assert ref.judge(ev) == [], ev
     assert [f["id"] for f in state(ref, "lost", "tokugawa")] == ["tokugawa-2"]  # overrun
     assert len(state(ref, "units_at", "Kyoto", "ishida")) == 4
+
+
+def test_no_event_after_an_instant_victory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = example("instant-victory.yaml")
+    record["events"].append({"movement": {"by": "ishida", "choice": "minimal"}})
+    first = assert_illegal_at(tmp_path, capsys, record, len(record["events"]), "2.1")
+    assert (
+        first["message"] == "'movement' is not allowed: the game, won at once allows no more events"
+    )

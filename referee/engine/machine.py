@@ -136,6 +136,13 @@ class Machine:
             )
         allow = next((a for a in frame.step.allows if a.name == name), None)
         clause = frame.proc.clause
+        if allow is None and not frame.step.allows:
+            raise NotAllowed(
+                f"'{name}' is not allowed: {frame.proc.title[0].lower()}{frame.proc.title[1:]}"
+                " allows no more events",
+                clause,
+                [],
+            )
         if allow is None:
             options = self.allowed()
             raise NotAllowed(

@@ -104,7 +104,8 @@ class Player:
         self.events: list[dict[str, Any]] = []
         game = Game(self.events)
         while len(self.events) < limit:
-            if self.ref.machine.finished:
+            top = self.ref.machine.top
+            if top is None or top.step is None or not top.step.allows:
                 game.stopped = "the game is over"
                 break
             if until is not None and self.ref.interp.eval(until, {}):

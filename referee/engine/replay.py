@@ -270,7 +270,7 @@ class Referee:
         d = self.sym.values.get("summary")
         text = str(show(self.interp.call("summary"))) if isinstance(d, ast.Define) else ""
         top = self.machine.top
-        if top is not None and top.step is not None:
+        if top is not None and top.step is not None and top.step.allows:
             waiting = f"next: {top.proc.title.lower()}, step {top.step.name}"
             text = f"{text}; {waiting}" if text else waiting
         return text
