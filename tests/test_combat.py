@@ -448,8 +448,9 @@ def test_more_illegal_combat(
     x = v["violations"][0]
     assert (x["index"], x["cites"]) == (number, cites), x["message"]
     if cites == "8.3.1/impact-as-recorded":
-        assert (
-            x["message"] == "the record puts 3 on the Impact track; the deployment scores 4 ([4])"
+        assert x["message"] == (
+            "the record puts 3 on the Impact track; the deployment scores 4: mon 3 (8.3.2)"
+            " + 1 for earlier blocks of its daimyo (8.3.3) + 0 special attack (8.4.1)"
         )
 
 
@@ -603,3 +604,18 @@ def test_no_event_after_an_instant_victory(
     assert (
         first["message"] == "'movement' is not allowed: the game, won at once allows no more events"
     )
+
+
+def test_a_special_attack_recorded_without_its_bonus(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The combat example's Mori gun attack scores 6; a record that puts 2 shows why."""
+    record = mutate(COMBAT, lambda ev: args(ev, 8).update({"impact": 2}))
+    first = assert_illegal_at(tmp_path, capsys, record, 8, "8.3.1/impact-as-recorded")
+    assert first["message"] == (
+        "the record puts 2 on the Impact track; the deployment scores 6: mon 1 (8.3.2)"
+        " + 1 for earlier blocks of its daimyo (8.3.3) + 4 special attack (8.4.1)"
+    )
+    record = mutate(COMBAT, lambda ev: args(ev, 8).update({"impact": 6}))
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 0, v
