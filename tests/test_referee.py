@@ -20,11 +20,17 @@ def test_weeks_1_and_2_are_legal(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert code == 0 and v["legal"] is True
     assert v["events"] == v["judged"] == 60
     assert v["printing"] == "gmt-later"
-    assert [o for o in v["overlays"] if not o.startswith("D-")] == ["S-overrun-draw"]
-    assert (
-        len([o for o in v["overlays"] if o.startswith("D-")]) == 28
-    )  # every decision of RULINGS.md
-    # the overrun at Kiyosu asked 8.10 for its draw; the decisions the replay used:
+    kinds = v["kinds"]
+    assert sorted(o for o in v["overlays"] if kinds[o] == "clarification") == [
+        "S-disks",
+        "S-overrun-draw",
+        "S-protagonists",
+        "S-refute-double",
+        "S-split",
+    ]
+    assert len([o for o in v["overlays"] if kinds[o] == "decision"]) == 28  # all of RULINGS.md
+    # the overrun at Kiyosu asked 8.10 for its draw (S-overrun-draw) and took no disk
+    # (S-disks); the splitting stack (S-split); the decisions the replay used:
     assert v["relied"] == [
         "D-bid-tie",
         "D-capital-lead",
@@ -36,7 +42,9 @@ def test_weeks_1_and_2_are_legal(tmp_path: Path, capsys: pytest.CaptureFixture[s
         "D-onto-through",
         "D-overrun-castle",
         "D-walk-into-overrun",
+        "S-disks",
         "S-overrun-draw",
+        "S-split",
     ]
     assert v["summary"] == "week 3; next: the week, step reinforcement"
 
@@ -472,8 +480,8 @@ def test_text_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         == "  moved 3 locations; allowance 2 = base 1 + highway 1 + leadership 1 + force march 0 - size 1"
     )
     assert out[-1] == (
-        "  printing gmt-later; overlays in force: S-overrun-draw, 28 decisions;"
-        " relied on: D-capital-lead"
+        "  printing gmt-later; overlays in force: 5 clarifications, 28 decisions;"
+        " relied on: D-capital-lead, S-split"
     )
 
 

@@ -239,11 +239,16 @@ class Checker:
             o = self.sym.overlays.get(oid)
             if o is None:
                 self.unknown(
-                    d.span, "decision", oid, [k for k in self.sym.overlays if k.startswith("D-")]
+                    d.span,
+                    "decision",
+                    oid,
+                    [k for k, o in self.sym.overlays.items() if o.kind == "decision"],
                 )
-            elif o.kind != "decision":
+            elif o.kind not in ("decision", "clarification"):
                 self.error(
-                    d.span, f"{oid} is an overlay of kind {o.kind or 'none'}, not a decision"
+                    d.span,
+                    f"{oid} is an overlay of kind {o.kind or 'none'}: only a decision or a"
+                    " clarification can settle a reading",
                 )
         if isinstance(d, ast.EnumDecl):
             if d.from_data and d.from_data not in self.sym.data_values:

@@ -52,6 +52,7 @@ class Verdict:
     violations: list[Violation] = field(default_factory=list)
     relied: list[str] = field(default_factory=list)
     summary: str = ""
+    kinds: dict[str, str] = field(default_factory=dict)  # overlay id -> its kind
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -298,6 +299,7 @@ def check_record(spec: Spec, path: str | Path, choice: Choice, keep_going: bool 
     ref = Referee(spec, record, merged)
     ref.start()
     verdict = Verdict(record.doc.file, True, len(record.events), 0, ref.printing, ref.overlays)
+    verdict.kinds = {o: spec.sym.overlays[o].kind for o in ref.overlays}
     relied: set[str] = set()
     for ev in record.events:
         before = "" if keep_going else ref.summary()
@@ -337,9 +339,16 @@ def render(verdict: Verdict) -> str:
                 out += [f"    {n}" for n in v.numbers]
         if verdict.summary:
             out.append(f"  before that event: {verdict.summary}")
-    decisions = [o for o in verdict.overlays if o.startswith("D-")]
-    others = [o for o in verdict.overlays if not o.startswith("D-")]
-    overlays = ", ".join(others + ([f"{len(decisions)} decisions"] if decisions else [])) or "none"
+    # printings' overlays by name; clarifications and decisions, which are many, counted
+    named = [
+        o for o in verdict.overlays if verdict.kinds.get(o) not in ("clarification", "decision")
+    ]
+    counted = [
+        f"{n} {kind}s"
+        for kind in ("clarification", "decision")
+        if (n := sum(1 for o in verdict.overlays if verdict.kinds.get(o) == kind))
+    ]
+    overlays = ", ".join(named + counted) or "none"
     relied = verdict.violations[0].relied if verdict.violations else verdict.relied
     out.append(
         f"  printing {verdict.printing}; overlays in force: {overlays};"
