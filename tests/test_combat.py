@@ -209,22 +209,6 @@ COMBAT_ILLEGAL = [
 ]
 
 
-@pytest.mark.parametrize(
-    "why,change,number,cites", COMBAT_ILLEGAL, ids=[c[0] for c in COMBAT_ILLEGAL]
-)
-def test_illegal_combat_event(
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    why: str,
-    change: Callable[[Events], None],
-    number: int,
-    cites: str,
-) -> None:
-    record = mutate(COMBAT, change)
-    record["position"]["state"]["hand"]["tokugawa"].append("tokugawa-loyalty")
-    assert_illegal_at(tmp_path, capsys, record, number, cites)
-
-
 def test_a_successful_challenge_turns_the_block(
     spec: Spec, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -308,19 +292,23 @@ SIEGE_ILLEGAL = [
 ]
 
 
-@pytest.mark.parametrize(
-    "why,change,number,cites", SIEGE_ILLEGAL, ids=[c[0] for c in SIEGE_ILLEGAL]
-)
-def test_illegal_siege_event(
+# Each case: the example it changes, and a loyalty card put in the hand of the side named.
+ILLEGAL = [(COMBAT, "tokugawa", c) for c in COMBAT_ILLEGAL] + [
+    (SIEGE, "ishida", c) for c in SIEGE_ILLEGAL
+]
+
+
+@pytest.mark.parametrize("base,side,case", ILLEGAL, ids=[c[2][0] for c in ILLEGAL])
+def test_illegal_combat_event(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
-    why: str,
-    change: Callable[[Events], None],
-    number: int,
-    cites: str,
+    base: dict[str, Any],
+    side: str,
+    case: tuple[str, Callable[[Events], None], int, str],
 ) -> None:
-    record = mutate(SIEGE, change)
-    record["position"]["state"]["hand"]["ishida"].append("ishida-loyalty")
+    why, change, number, cites = case
+    record = mutate(base, change)
+    record["position"]["state"]["hand"][side].append(f"{side}-loyalty")
     assert_illegal_at(tmp_path, capsys, record, number, cites)
 
 
