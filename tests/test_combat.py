@@ -607,3 +607,27 @@ def test_a_special_attack_recorded_without_its_bonus(
     record = mutate(COMBAT, lambda ev: args(ev, 8).update({"impact": 6}))
     code, v = judge(tmp_path, capsys, record)
     assert code == 0, v
+
+
+def test_a_defector_makes_no_special_attack(spec: Spec, tmp_path: Path) -> None:
+    """8.6.2 (and D-defector-impact): the Mori gun, deployed with swords for 6 (1 mon, 1 Mori,
+    4 special), is challenged and cannot be refuted: Ishida loses the 6, Tokugawa gains 2."""
+    import yaml
+
+    record = mutate(COMBAT, lambda ev: ev.__delitem__(slice(8, None)))
+    record["position"]["state"]["hand"]["ishida"] = [
+        "ukita-double",
+        "uesugi",
+        "mori-swords",
+        "ukita",
+    ]
+    record["position"]["state"]["hand"]["tokugawa"].append("tokugawa-loyalty")
+    record["events"].append({"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty"}})
+    path = tmp_path / "defect.yaml"
+    path.write_text(yaml.safe_dump(record))
+    ref = Referee(spec, load_record(path, spec.game_dir.parent / "schema"), Choice())
+    ref.start()
+    for ev in load_record(path, spec.game_dir.parent / "schema").events:
+        assert ref.judge(ev) == [], ev
+    assert (state(ref, "impact", "ishida"), state(ref, "impact", "tokugawa")) == (13 - 6, 8 + 2)
+    assert [f["id"] for f in state(ref, "in_battle", "tokugawa")][-1] == "mori-gun"
