@@ -631,3 +631,45 @@ def test_a_defector_makes_no_special_attack(spec: Spec, tmp_path: Path) -> None:
         assert ref.judge(ev) == [], ev
     assert (state(ref, "impact", "ishida"), state(ref, "impact", "tokugawa")) == (13 - 6, 8 + 2)
     assert [f["id"] for f in state(ref, "in_battle", "tokugawa")][-1] == "mori-gun"
+
+
+def test_a_retreat_into_a_fight_still_to_be_declared_joins_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: Spec
+) -> None:
+    """8.8.5: Ishida, beaten at Sawayama, retreats to Kyoto, where its blocks already face
+    Tokugawa's: they join that fight, which Ishida must still declare."""
+    record = {
+        "game": "sekigahara",
+        "position": {
+            "procedure": "combat_phase",
+            "args": {"active": "ishida"},
+            "state": {
+                "hand": {"ishida": ["ukita"], "tokugawa": ["date"]},
+                "units_at": {
+                    "Sawayama": {
+                        "ishida": ["ukita-2", "ukita-3"],
+                        "tokugawa": ["date-2", "date-3"],
+                    },
+                    "Kyoto": {"ishida": ["mori-2"], "tokugawa": ["tokugawa-2"]},
+                },
+                "came_from": {"Sawayama": {"ishida": ["Kyoto"]}},
+            },
+        },
+        "events": [
+            {"declare": {"by": "ishida", "at": "Sawayama"}},
+            {"deploy": {"by": "ishida", "card": "ukita", "blocks": ["ukita-2"]}},
+            {"deploy": {"by": "tokugawa", "card": "date", "blocks": ["date-3"]}},
+            {"finish": {"by": "ishida"}},
+            {"finish": {"by": "tokugawa"}},
+            {"losses": {"by": "ishida", "blocks": ["ukita-2"]}},
+            {"retreat": {"by": "ishida", "to": "Kyoto"}},
+            {"replenish": {"by": "ishida", "cards": ["mori"]}},
+            {"replenish": {"by": "tokugawa", "cards": ["maeda"]}},
+        ],
+    }
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 0, v
+    assert v["summary"].endswith("next: combat phase, step declaring")  # Kyoto is still to fight
+    record["events"].append({"declare": {"by": "ishida", "at": "Kyoto"}})
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 0 and v["summary"].endswith("next: battle, step deploying"), v
