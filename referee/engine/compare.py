@@ -63,7 +63,9 @@ def compare(spec: Spec, path: str | Path) -> Comparison:
     for name, choice in variants(spec):
         other = check_record(spec, path, choice, keep_going=True)
         result.variants.append(name)
+        # the overlays that differ, narrowed to those either verdict relied on
         changed = set(other.overlays) ^ set(base.overlays)
+        changed = (changed & (set(other.relied) | set(base.relied))) or changed
         other_events = _by_event(other)
         changes = [
             (i, base_events.get(i, "legal"), other_events.get(i, "legal"))
