@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from referee.dsl.overlays import Choice
 from referee.engine.record import load_record
@@ -36,6 +37,18 @@ def replay(spec: Spec, name: str) -> tuple[Referee, list[Any]]:
 
 def state(ref: Referee, name: str, *key: Any) -> Any:
     return ref.interp.read_state(ref.sym.values[name], key)  # type: ignore[arg-type]
+
+
+def replay_legal(spec: Spec, tmp_path: Path, record: dict[str, Any]) -> Referee:
+    """Judge every event of a record, asserting each legal; the referee, to read its state."""
+    path = tmp_path / "replayed.yaml"
+    path.write_text(yaml.safe_dump(record))
+    loaded = load_record(path, spec.game_dir.parent / "schema")
+    ref = Referee(spec, loaded, Choice())
+    ref.start()
+    for ev in loaded.events:
+        assert ref.judge(ev) == [], ev
+    return ref
 
 
 def test_combat_example_scores_as_the_rulebook_table(spec: Spec) -> None:
@@ -231,14 +244,7 @@ def test_a_successful_challenge_turns_the_block(
     code, v = judge(tmp_path, capsys, record)
     assert code == 0, v
     assert "D-defector-impact" in v["relied"]
-    path = tmp_path / "challenge.yaml"
-    import yaml
-
-    path.write_text(yaml.safe_dump(record))
-    ref = Referee(spec, load_record(path, spec.game_dir.parent / "schema"), Choice())
-    ref.start()
-    for ev in load_record(path, spec.game_dir.parent / "schema").events:
-        assert ref.judge(ev) == []
+    ref = replay_legal(spec, tmp_path, record)
     assert state(ref, "impact", "ishida") == 1 and state(ref, "impact", "tokugawa") == 3 + 5
     # Tokugawa now leads 8-1: the initiative is Ishida's
     assert ref.interp.call("to_deploy", "ishida", "tokugawa") == "ishida"
@@ -571,14 +577,7 @@ def test_a_retreat_into_enemies_overruns_them(
         },
         "events": [{"declare": {"by": "ishida", "at": "Sawayama"}}, *events],
     }
-    path = tmp_path / "retreat.yaml"
-    import yaml
-
-    path.write_text(yaml.safe_dump(record))
-    ref = Referee(spec, load_record(path, spec.game_dir.parent / "schema"), Choice())
-    ref.start()
-    for ev in load_record(path, spec.game_dir.parent / "schema").events:
-        assert ref.judge(ev) == [], ev
+    ref = replay_legal(spec, tmp_path, record)
     assert [f["id"] for f in state(ref, "lost", "tokugawa")] == ["tokugawa-2"]  # overrun
     assert len(state(ref, "units_at", "Kyoto", "ishida")) == 4
 
@@ -612,8 +611,6 @@ def test_a_special_attack_recorded_without_its_bonus(
 def test_a_defector_makes_no_special_attack(spec: Spec, tmp_path: Path) -> None:
     """8.6.2 (and D-defector-impact): the Mori gun, deployed with swords for 6 (1 mon, 1 Mori,
     4 special), is challenged and cannot be refuted: Ishida loses the 6, Tokugawa gains 2."""
-    import yaml
-
     record = mutate(COMBAT, lambda ev: ev.__delitem__(slice(8, None)))
     record["position"]["state"]["hand"]["ishida"] = [
         "ukita-double",
@@ -623,12 +620,7 @@ def test_a_defector_makes_no_special_attack(spec: Spec, tmp_path: Path) -> None:
     ]
     record["position"]["state"]["hand"]["tokugawa"].append("tokugawa-loyalty")
     record["events"].append({"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty"}})
-    path = tmp_path / "defect.yaml"
-    path.write_text(yaml.safe_dump(record))
-    ref = Referee(spec, load_record(path, spec.game_dir.parent / "schema"), Choice())
-    ref.start()
-    for ev in load_record(path, spec.game_dir.parent / "schema").events:
-        assert ref.judge(ev) == [], ev
+    ref = replay_legal(spec, tmp_path, record)
     assert (state(ref, "impact", "ishida"), state(ref, "impact", "tokugawa")) == (13 - 6, 8 + 2)
     assert [f["id"] for f in state(ref, "in_battle", "tokugawa")][-1] == "mori-gun"
 

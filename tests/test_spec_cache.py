@@ -10,14 +10,18 @@ from referee import spec as spec_module
 from referee.spec import load_spec
 
 
-def test_disk_cache_is_keyed_by_content(
-    game_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A disk cache of its own, on, and an empty process cache; the folder of the pickles."""
     monkeypatch.delenv("REFEREE_NO_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     spec_module._CACHE.clear()
+    return tmp_path / "cache" / "rules-referee"
+
+
+def test_disk_cache_is_keyed_by_content(game_copy: Path, cache: Path) -> None:
     first = load_spec(game_copy)
-    cached = list((tmp_path / "cache" / "rules-referee").glob("spec-*.pickle"))
+    cached = list(cache.glob("spec-*.pickle"))
     assert len(cached) == 1
     spec_module._CACHE.clear()
     again = load_spec(game_copy)  # from the disk cache
@@ -31,17 +35,12 @@ def test_disk_cache_is_keyed_by_content(
     spec_module._CACHE.clear()
     changed = load_spec(game_copy)
     assert changed.interpreter().call("overrun_ratio") == 5
-    assert len(list((tmp_path / "cache" / "rules-referee").glob("spec-*.pickle"))) == 2
+    assert len(list(cache.glob("spec-*.pickle"))) == 2
 
 
-def test_a_broken_cache_file_is_rebuilt(
-    game_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv("REFEREE_NO_CACHE", raising=False)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    spec_module._CACHE.clear()
+def test_a_broken_cache_file_is_rebuilt(game_copy: Path, cache: Path) -> None:
     load_spec(game_copy)
-    (path,) = (tmp_path / "cache" / "rules-referee").glob("spec-*.pickle")
+    (path,) = cache.glob("spec-*.pickle")
     path.write_bytes(b"not a pickle")
     spec_module._CACHE.clear()
     assert load_spec(game_copy).interpreter().call("overrun_ratio") == 4

@@ -39,6 +39,13 @@ class Symbols:
     # clause number -> the clauses whose rules use something it declares
     used_by: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
 
+    def procedures(self) -> dict[str, ast.Procedure]:
+        return {k: v for k, v in self.actions.items() if isinstance(v, ast.Procedure)}
+
+    def event_actions(self) -> set[str]:
+        """Every action some step allows: the names a record's events may use."""
+        return {a.name for p in self.procedures().values() for s in p.steps for a in s.allows}
+
 
 class Checker:
     def __init__(self, modules: list[ast.Module], data_values: dict[str, set[str]]) -> None:
@@ -166,13 +173,8 @@ class Checker:
     def game(self, g: ast.Game) -> None:
         if g.players:
             self.players = self.typeref(ast.TypeRef(g.players, None, g.span))
-        if g.start and not isinstance(self.sym.actions.get(g.start), ast.Procedure):
-            self.unknown(
-                g.span,
-                "procedure",
-                g.start,
-                [k for k, v in self.sym.actions.items() if isinstance(v, ast.Procedure)],
-            )
+        if g.start and g.start not in self.sym.procedures():
+            self.unknown(g.span, "procedure", g.start, list(self.sym.procedures()))
 
     def ref(self, ref: ast.Ref, use: bool = True) -> ast.Decl | ast.Clause | None:
         """Resolve a clause or label reference; ``use`` records the citing clause as a user."""

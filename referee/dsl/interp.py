@@ -527,13 +527,7 @@ _OPS: dict[str, Callable[[Any, Any], Any]] = {
 
 
 def _dedupe(trace: list[TraceEntry]) -> list[TraceEntry]:
-    seen: set[str] = set()
-    out = []
-    for t in trace:
-        if str(t) not in seen:
-            seen.add(str(t))
-            out.append(t)
-    return out
+    return list(_unique(trace, str))
 
 
 def without(xs: Any, ys: Any) -> tuple[Any, ...]:
@@ -551,12 +545,14 @@ def includes(xs: Any, ys: Any) -> bool:
     return len(without(xs, ys)) == len(xs) - len(tuple(ys))
 
 
-def _distinct(xs: Any) -> tuple[Any, ...]:
+def _unique(xs: Any, key: Callable[[Any], Any] = key_of) -> tuple[Any, ...]:
+    """Items in first-seen order, each key once."""
     seen: set[Any] = set()
     out = []
     for x in xs:
-        if key_of(x) not in seen:
-            seen.add(key_of(x))
+        k = key(x)
+        if k not in seen:
+            seen.add(k)
             out.append(x)
     return tuple(out)
 
@@ -575,7 +571,7 @@ def _builtin(name: str, args: tuple[Any, ...]) -> Any:
     if name == "last":
         return tuple(args[0])[-1] if args[0] else None
     if name == "distinct":
-        return _distinct(args[0])
+        return _unique(args[0])
     if name == "repeat":
         return (args[0],) * max(args[1], 0)
     if name == "flatten":

@@ -82,13 +82,7 @@ class Referee:
         self.machine = Machine(self.interp)
         game = spec.game
         self.players = ast.TypeRef(game.players) if game and game.players else None
-        self.actions = {
-            a.name
-            for p in self.sym.actions.values()
-            if isinstance(p, ast.Procedure)
-            for s in p.steps
-            for a in s.allows
-        }
+        self.actions = self.sym.event_actions()
 
     def _where(self, name: str) -> Span:
         """Where the record names a printing or overlay; else it came from the command line."""
@@ -130,13 +124,12 @@ class Referee:
     def _frame_spec(
         self, spec: dict[str, Any], path: tuple[str | int, ...]
     ) -> tuple[ast.Procedure, tuple[Any, ...], str]:
-        proc = self.sym.actions.get(spec["procedure"])
-        if not isinstance(proc, ast.Procedure):
-            names = [k for k, v in self.sym.actions.items() if isinstance(v, ast.Procedure)]
+        proc = self.sym.procedures().get(spec["procedure"])
+        if proc is None:
             raise self._bad(
                 path + ("procedure",),
                 f"no procedure '{spec['procedure']}'",
-                f"procedures: {', '.join(sorted(names))}",
+                f"procedures: {', '.join(sorted(self.sym.procedures()))}",
             )
         args = self._args(proc.params, spec.get("args") or {}, path + ("args",))
         step = spec.get("step", "")
