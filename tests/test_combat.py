@@ -3,6 +3,7 @@ change per rule, each rejected citing its clause."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -346,7 +347,7 @@ def battle_record(ishida_hand: list[str], events: list[dict[str, Any]]) -> dict[
             },
             {"end_movement": {"by": "ishida"}},
             {"declare": {"by": "ishida", "at": "Sawayama"}},
-            *events,
+            *copy.deepcopy(events),
         ],
     }
 
@@ -543,20 +544,18 @@ def test_a_battle_never_takes_a_disk(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert code == 1 and v["violations"][0]["cites"] == "8.9.3/only-sieges-take-disks"
 
 
-def test_a_retreat_into_enemies_overruns_them(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: Spec
-) -> None:
-    """8.8.5: the retreating blocks enter enemies; four times their number overruns them."""
+def retreat_into(kyoto: list[str], *after: dict[str, Any]) -> dict[str, Any]:
+    """Ishida, beaten at Sawayama, retreats four blocks into Kyoto, held by Tokugawa's ``kyoto``."""
     events = [
         {"deploy": {"by": "ishida", "card": "ukita", "blocks": ["ukita-2"]}},
         {"deploy": {"by": "tokugawa", "card": "date", "blocks": ["date-3"]}},
         {"finish": {"by": "ishida"}},
         {"finish": {"by": "tokugawa"}},
         {"losses": {"by": "ishida", "blocks": ["ukita-2"]}},
-        # four Ishida blocks retreat into Kyoto, where one Tokugawa block has slipped in
         {"retreat": {"by": "ishida", "to": "Kyoto"}},
+        *after,
     ]
-    record = {
+    return {
         "game": "sekigahara",
         "position": {
             "within": [{"procedure": "game_turn", "step": "first_fights"}],
@@ -570,13 +569,20 @@ def test_a_retreat_into_enemies_overruns_them(
                         "ishida": ["ukita-2", "ukita-3", "mori-2", "mori-3", "kobayakawa-2"],
                         "tokugawa": ["date-2", "date-3"],
                     },
-                    "Kyoto": {"tokugawa": ["tokugawa-2"]},
+                    "Kyoto": {"tokugawa": kyoto},
                 },
                 "came_from": {"Sawayama": {"ishida": ["Kyoto"]}},
             },
         },
         "events": [{"declare": {"by": "ishida", "at": "Sawayama"}}, *events],
     }
+
+
+def test_a_retreat_into_enemies_overruns_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: Spec
+) -> None:
+    """8.8.5: the retreating blocks enter enemies; four times their number overruns them."""
+    record = retreat_into(["tokugawa-2"])
     ref = replay_legal(spec, tmp_path, record)
     assert [f["id"] for f in state(ref, "lost", "tokugawa")] == ["tokugawa-2"]  # overrun
     assert len(state(ref, "units_at", "Kyoto", "ishida")) == 4
@@ -665,3 +671,184 @@ def test_a_retreat_into_a_fight_still_to_be_declared_joins_it(
     record["events"].append({"declare": {"by": "ishida", "at": "Kyoto"}})
     code, v = judge(tmp_path, capsys, record)
     assert code == 0 and v["summary"].endswith("next: battle, step deploying"), v
+
+
+# A record may give the parts of a deployment's Impact; each part wrong cites its own clause.
+IMPACT_PARTS = [
+    ({"mon": 3, "daimyo_bonus": 1, "special_bonus": 0, "impact": 4}, ""),
+    ({"mon": 2}, "8.3.2/mon-as-recorded"),
+    ({"daimyo_bonus": 0}, "8.3.3/bonus-as-recorded"),
+    ({"special_bonus": 2}, "8.4.1/special-as-recorded"),
+]
+
+
+@pytest.mark.parametrize("parts,cites", IMPACT_PARTS, ids=[c or "legal" for _, c in IMPACT_PARTS])
+def test_the_parts_of_a_deployments_impact(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], parts: dict[str, int], cites: str
+) -> None:
+    """The second Ukita block scores mon 3 (8.3.2) + 1 for the Ukita block before it (8.3.3),
+    with no special attack (8.4.1)."""
+    record = battle_record(["ukita", "ukita"], DEFENDER_LOSES)
+    args(record["events"], 7).update(parts)
+    if not cites:
+        code, v = judge(tmp_path, capsys, record)
+        assert code == 0, v
+        return
+    first = assert_illegal_at(tmp_path, capsys, record, 7, cites)
+    name, value = next(iter(parts.items()))
+    assert f"the record gives {'' if name == 'mon' else 'a '}" in first["message"]
+    assert str(value) in first["message"]
+
+
+def test_a_special_attack_in_parts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The combat example's Mori gun: mon 1, Mori bonus 1, special attack 4 (one gun before)."""
+    parts = {"mon": 1, "daimyo_bonus": 1, "special_bonus": 4, "impact": 6}
+    code, v = judge(tmp_path, capsys, mutate(COMBAT, lambda ev: args(ev, 8).update(parts)))
+    assert code == 0, v
+    record = mutate(COMBAT, lambda ev: args(ev, 8).update({"special_bonus": 2}))
+    first = assert_illegal_at(tmp_path, capsys, record, 8, "8.4.1/special-as-recorded")
+    assert first["message"].startswith(
+        "the record gives a special-attack bonus of 2; the deployment earns 4"
+    )
+
+
+def challenged_gun(impact: int) -> dict[str, Any]:
+    record = mutate(COMBAT, lambda ev: ev.__delitem__(slice(8, None)))
+    record["position"]["state"]["hand"]["ishida"] = [
+        "ukita-double",
+        "uesugi",
+        "mori-swords",
+        "ukita",
+    ]
+    record["position"]["state"]["hand"]["tokugawa"].append("tokugawa-loyalty")
+    challenge = {"by": "tokugawa", "card": "tokugawa-loyalty", "impact": impact}
+    record["events"].append({"challenge": challenge})
+    return record
+
+
+def test_a_betrayal_carries_no_special_attack(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """8.6.2: the challenged Mori gun scored 6, 4 of it a special attack: 2 changes sides."""
+    code, v = judge(tmp_path, capsys, challenged_gun(2))
+    assert code == 0, v
+    first = assert_illegal_at(
+        tmp_path, capsys, challenged_gun(6), 9, "8.6.2/no-special-on-betrayal"
+    )
+    assert "of which 4 was its special attack" in first["message"]
+
+
+def challenged_double(impact: int) -> dict[str, Any]:
+    record = mutate(
+        COMBAT,
+        lambda ev: (
+            ev.insert(
+                4, {"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty", "impact": impact}}
+            ),
+            ev.__delitem__(slice(5, None)),
+        ),
+    )
+    record["position"]["state"]["hand"]["tokugawa"].append("tokugawa-loyalty")
+    record["position"]["state"]["hand"]["ishida"] = [
+        "ukita-double",
+        "uesugi",
+        "mori-swords",
+        "mori",
+    ]
+    return record
+
+
+def test_a_challenged_double_turns_both_blocks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """8.6.3: the Ukita double deployed 2 and 3 (2 + 1 bonus): both change sides, 5 Impact;
+    a record moving only the first block's 2 is wrong."""
+    code, v = judge(tmp_path, capsys, challenged_double(5))
+    assert code == 0, v
+    first = assert_illegal_at(tmp_path, capsys, challenged_double(2), 5, "8.6.3/both-defect")
+    assert "[2, 3] make 5" in first["message"]
+
+
+def test_a_single_defector_moves_its_impact(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """8.6.1: the Uesugi gun deployed with a plain card scored 1; no other Uesugi card is left
+    to refute the challenge, so 1 changes sides, not 2."""
+    record = mutate(COMBAT, lambda ev: ev.__delitem__(slice(6, None)))
+    record["position"]["state"]["hand"]["tokugawa"].append("tokugawa-loyalty")
+    record["events"].append(
+        {"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty", "impact": 2}}
+    )
+    first = assert_illegal_at(tmp_path, capsys, record, 7, "8.6.1/defector-impact")
+    assert first["message"] == (
+        "the record moves 2 Impact to the challenger; the defecting block scored 1"
+    )
+    args(record["events"], 7)["impact"] = 1
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 0, v
+
+
+def test_a_lost_block_never_returns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """8.7.3: Ishida lost ukita-3 in an earlier battle; a record moving it again is refused
+    with the clause that keeps it off the map, and so is one deploying it."""
+    record = battle_record(["ukita", "ukita"], [])
+    position = record["position"]["state"]
+    position["units_at"]["Kyoto"]["ishida"] = ["ukita-2"]
+    position["lost"] = {"ishida": ["ukita-3"]}
+    first = assert_illegal_at(tmp_path, capsys, record, 2, "8.7.3/lost-for-good")
+    assert first["message"] == (
+        "[ukita-3] of ishida's were lost in combat, and lost blocks never return to the map"
+    )
+    record = mutate(COMBAT, lambda ev: args(ev, 6).update({"blocks": ["ukita-3"]}))
+    record["position"]["state"]["lost"] = {"ishida": ["ukita-3"]}
+    assert_illegal_at(tmp_path, capsys, record, 6, "8.7.3/lost-for-good")
+
+
+def test_more_than_two_blocks_cannot_stay_inside(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """8.9.2: with three blocks at Osaka, Ishida must fight outside: no siege."""
+    record = mutate(SIEGE, lambda ev: None)
+    record["position"]["state"]["units_at"]["Osaka"]["ishida"] += ["ukita-3", "mori-gun"]
+    first = assert_illegal_at(tmp_path, capsys, record, 1, "8.9.2/more-than-two-outside")
+    assert first["message"] == (
+        "ishida has 3 blocks here: more than 2 must fight outside, so it cannot stay inside"
+    )
+
+
+def test_the_sanada_disk_takes_one_loss_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """9.2: a siege of Ueda after Sanada's disk was destroyed cannot take a loss on it."""
+    record = mutate(SIEGE, lambda ev: None)
+    state = record["position"]["state"]
+    state["units_at"] = {"Ueda": state["units_at"].pop("Osaka")}
+    state["disk_standing"] = {"Ueda": False}
+    record["events"][0]["declare"]["at"] = "Ueda"
+    args(record["events"], 5).update({"blocks": [], "disk": True})
+    assert_illegal_at(tmp_path, capsys, record, 5, "9.2/sanada-standing")
+
+
+AFTER_THE_RETREAT = [
+    {"replenish": {"by": "ishida", "cards": ["mori"]}},
+    {"replenish": {"by": "tokugawa", "cards": ["tokugawa"]}},
+]
+
+
+def test_a_retreat_into_enemies_starts_a_battle_it_attacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """8.8.5: four blocks retreat into two: no overrun, a battle at once, the retreating
+    side attacking and deploying first."""
+    kyoto = ["tokugawa-2", "tokugawa-3"]
+    ishida_first = {"deploy": {"by": "ishida", "card": "mori", "blocks": ["mori-3"]}}
+    code, v = judge(tmp_path, capsys, retreat_into(kyoto, *AFTER_THE_RETREAT, ishida_first))
+    assert code == 0, v
+    assert v["summary"].endswith("next: battle, step deploying")
+    tokugawa_first = {"deploy": {"by": "tokugawa", "card": "tokugawa", "blocks": ["tokugawa-3"]}}
+    record = retreat_into(kyoto, *AFTER_THE_RETREAT, tokugawa_first)
+    first = assert_illegal_at(tmp_path, capsys, record, 10, "8.8.5/retreating-blocks-attack")
+    assert first["message"] == (
+        "ishida's blocks retreated into Kyoto and start this battle: they attack and deploy"
+        " first, not tokugawa"
+    )

@@ -70,7 +70,12 @@ class CheckFailed(Exception):
 def key_of(v: Any) -> Any:
     """A hashable stand-in for a value: records by their name or id."""
     if isinstance(v, dict):
-        return v.get("id", v.get("name", id(v)))
+        name = v.get("id", v.get("name"))
+        if name is not None:
+            return name
+        # a record with no name (a road, a struct): by its fields, never by
+        # its address, which a later value may reuse
+        return tuple((k, key_of(x)) for k, x in v.items())
     if isinstance(v, (tuple, list)):
         return tuple(key_of(x) for x in v)
     return v
@@ -102,8 +107,9 @@ class Interpreter:
     _consts: dict[str, Any] = field(default_factory=dict)
     _pure: set[str] | None = None  # definitions that read no game state: their results are kept
     _memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)
-    _code: dict[int, Callable[[dict[str, Any]], Any]] = field(default_factory=dict)
-    _index: dict[int, dict[Any, Any]] = field(default_factory=dict)
+    # keyed by the node's or list's address, kept with it so the address is never reused
+    _code: dict[int, tuple[ast.Expr, Callable[[dict[str, Any]], Any]]] = field(default_factory=dict)
+    _index: dict[int, tuple[Any, dict[Any, Any]]] = field(default_factory=dict)
 
     # ------------------------------------------------------------ entry points
     def call(self, name: str, *args: Any) -> Any:
@@ -202,9 +208,10 @@ class Interpreter:
     def eval(self, e: ast.Expr, env: dict[str, Any]) -> Any:
         """The value of an expression: each node is turned once into a Python closure."""
         try:
-            code = self._code[id(e)]
+            code = self._code[id(e)][1]
         except KeyError:
-            code = self._code[id(e)] = self._compile(e)
+            code = self._compile(e)
+            self._code[id(e)] = (e, code)
         return code(env)
 
     def _compile(self, e: ast.Expr) -> Callable[[dict[str, Any]], Any]:  # noqa: C901
@@ -357,11 +364,10 @@ class Interpreter:
 
     def _by_name(self, items: Any, name: str) -> Any:
         """``data places["A"]``: the item of a collection with that name or id."""
-        index = self._index.get(id(items))
-        if index is None:
-            index = {key_of(i): i for i in items}
-            self._index[id(items)] = index
-        return index.get(name)
+        entry = self._index.get(id(items))
+        if entry is None:
+            entry = self._index[id(items)] = (items, {key_of(i): i for i in items})
+        return entry[1].get(name)
 
     # ------------------------------------------------------------ state
     def read_state(self, d: ast.StateDecl, args: tuple[Any, ...]) -> Any:
