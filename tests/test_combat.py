@@ -849,6 +849,6 @@ def test_a_retreat_into_enemies_starts_a_battle_it_attacks(
     record = retreat_into(kyoto, *AFTER_THE_RETREAT, tokugawa_first)
     first = assert_illegal_at(tmp_path, capsys, record, 10, "8.8.5/retreating-blocks-attack")
     assert first["message"] == (
-        "ishida's blocks retreated into Kyoto and start this battle: they attack and deploy"
-        " first, not tokugawa"
+        "ishida attacks in the battle the retreat into Kyoto started and deploys first,"
+        " not tokugawa"
     )

@@ -72,7 +72,11 @@ def test_overlays_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert len([r for r in rows if r.startswith("D-")]) == 28
     assert rows["E-road-once"]["in_force"] == "with printing gmt-2011"
     assert rows["S-overrun-draw"]["in_force"] == "by default"
-    assert rows["D-overrun-castle"]["embodied_by"] == ["7.4.3/castle_shields"]
+    assert rows["D-bid-tie"]["embodied_by"] == ["6.3/no-tie"]
+    assert rows["D-overrun-castle"]["amends"] == ["7.4.3"]
+    assert rows["D-overrun-castle"]["changes"] == [
+        "replace define castle_shields(l: location, s: side): bool"
+    ]
 
 
 def test_picking_up_a_block_on_the_way(capsys: pytest.CaptureFixture[str]) -> None:

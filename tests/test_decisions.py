@@ -1,4 +1,5 @@
-"""Each decision that has another reading: the verdict with it on (the default) and off."""
+"""Each clarification and decision that has another reading: the verdict with it on (the
+default) and off. The few that no record can tell apart say why."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 import pytest
 
 from referee.spec import Spec
-from tests.referee_helpers import example, judge
+from tests.referee_helpers import example, judge, mutate
+from tests.test_combat import ATTACKER_LOSES, COMBAT, SIEGE, battle_record, challenged_gun
 
 
 def moving(active: str, state: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -17,6 +19,132 @@ def moving(active: str, state: dict[str, Any], events: list[dict[str, Any]]) -> 
         "position": {"procedure": "movement_phase", "args": {"active": active}, "state": state},
         "events": [{"movement": {"by": active, "choice": "minimal"}}, *events],
     }
+
+
+def position(
+    procedure: str, active: str, state: dict[str, Any], events: list[Any]
+) -> dict[str, Any]:
+    return {
+        "game": "sekigahara",
+        "position": {"procedure": procedure, "args": {"active": active}, "state": state},
+        "events": events,
+    }
+
+
+def move(by: str, start: str, *groups: tuple[list[str], list[str]]) -> dict[str, Any]:
+    return {
+        "move": {
+            "by": by,
+            "from": start,
+            "groups": [{"blocks": blocks, "path": path} for blocks, path in groups],
+        }
+    }
+
+
+def deploy(by: str, blocks: list[str], card: str | None = None, **more: Any) -> dict[str, Any]:
+    return {"deploy": {"by": by, **({"card": card} if card else {}), "blocks": blocks, **more}}
+
+
+def fight(
+    ishida: list[str], tokugawa: list[str], hands: dict[str, list[str]], events: list[Any]
+) -> dict[str, Any]:
+    """Ishida, in its combat phase, attacks Tokugawa at Sawayama."""
+    state = {"hand": hands, "units_at": {"Sawayama": {"ishida": ishida, "tokugawa": tokugawa}}}
+    return position(
+        "combat_phase", "ishida", state, [{"declare": {"by": "ishida", "at": "Sawayama"}}, *events]
+    )
+
+
+def combat_example(events: int, **state: Any) -> dict[str, Any]:
+    """The rulebook's combat example, its first ``events`` events, with more in hand or here."""
+    record = mutate(COMBAT, lambda ev: ev.__delitem__(slice(events, None)))
+    for side, cards in state.get("hand", {}).items():
+        record["position"]["state"]["hand"][side] += cards
+    for side, blocks in state.get("here", {}).items():
+        record["position"]["state"]["units_at"]["Sawayama"][side] += blocks
+    return record
+
+
+def siege(
+    defenders: list[str], attackers: list[str], hand: list[str], events: list[Any], **state: Any
+) -> dict[str, Any]:
+    """Tokugawa besieges Osaka, held by ``defenders`` and the Hideyori disk."""
+    record = mutate(SIEGE, lambda ev: ev.clear())
+    st = record["position"]["state"]
+    st["units_at"]["Osaka"] = {"ishida": defenders, "tokugawa": attackers}
+    st["hand"]["tokugawa"] = hand
+    st.update(state)
+    record["events"] = [{"declare": {"by": "tokugawa", "at": "Osaka", "inside": True}}, *events]
+    return record
+
+
+def with_position(record: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    record["position"].update(changes)
+    return record
+
+
+def final_count(**units: dict[str, list[str]]) -> dict[str, Any]:
+    """The end of week 7 scored, with more units on the map: the result stated is checked."""
+    record = example("end-of-week-7.yaml")
+    record["position"]["step"] = "next_week"
+    record["position"]["state"]["units_at"].update(units)
+    record["events"] = record["events"][-1:]
+    return record
+
+
+def defected_gun(*events: Any) -> dict[str, Any]:
+    """The combat example's Mori gun (6 Impact, 4 of it special) goes over to Tokugawa, who
+    has a Date gun and a Date swords card besides."""
+    record = challenged_gun(2)
+    record["position"]["state"]["units_at"]["Sawayama"]["tokugawa"].append("date-gun")
+    record["position"]["state"]["hand"]["tokugawa"].append("date-swords")
+    record["events"] += events
+    return record
+
+
+def final_fight() -> dict[str, Any]:
+    """The last combat of the game: Ishida loses at Minakuchi and retreats the way it came, into
+    Kuwana; the result stated counts Kuwana for Ishida."""
+    record = final_count()
+    record["position"] |= {
+        "within": [
+            {"procedure": "campaign", "step": "campaigning"},
+            {"procedure": "week_cycle", "step": "turn_b"},
+            {"procedure": "game_turn", "step": "second_fights"},
+        ],
+        "procedure": "combat_phase",
+        "args": {"active": "ishida"},
+    }
+    del record["position"]["step"]
+    state = record["position"]["state"]
+    state["hand"] = {"ishida": ["ukita"], "tokugawa": ["date"]}
+    state["units_at"]["Minakuchi"] = {"ishida": ["ukita-2", "ukita-3"], "tokugawa": ["date-3"]}
+    state["came_from"] = {"Minakuchi": {"ishida": ["Kuwana"]}}
+    record["events"] = [
+        {"declare": {"by": "ishida", "at": "Minakuchi"}},
+        deploy("ishida", ["ukita-2"], "ukita"),
+        deploy("tokugawa", ["date-3"], "date"),
+        {"finish": {"by": "ishida"}},
+        {"finish": {"by": "tokugawa"}},
+        {"losses": {"by": "ishida", "blocks": ["ukita-2"]}},
+        {"retreat": {"by": "ishida", "to": "Kuwana"}},
+        {"replenish": {"by": "ishida", "cards": ["mori"]}},
+        {"replenish": {"by": "tokugawa", "cards": ["date"]}},
+        {"result": {"by": "ishida", "winner": "ishida", "tokugawa": 12, "ishida": 14}},
+    ]
+    return record
+
+
+FIRST_FIGHTS = [
+    {"procedure": "campaign", "step": "campaigning"},
+    {"procedure": "week_cycle", "step": "turn_a"},
+    {"procedure": "game_turn", "step": "first_fights"},
+]
+SEVEN_IMPACT_SIEGE = [
+    deploy("tokugawa", ["ii-4-star"], "date"),
+    deploy("tokugawa", ["tokugawa-3"], "tokugawa"),
+    {"finish": {"by": "tokugawa"}},
+]
 
 
 CASES: list[tuple[str, dict[str, Any], str]] = [
@@ -105,6 +233,283 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
         ),
         "7.2/no-attack-from-box",
     ),
+    (
+        "S-split",  # five leave Osaka; the leader goes on alone, still slowed by the five
+        position(
+            "movement_phase",
+            "ishida",
+            {
+                "units_at": {
+                    "Osaka": {
+                        "ishida": ["ukita-leader-square", "ukita-2", "ukita-3", "mori-2", "mori-3"]
+                    }
+                }
+            },
+            [
+                {"movement": {"by": "ishida", "choice": "minimal"}},
+                move(
+                    "ishida",
+                    "Osaka",
+                    (["ukita-2", "ukita-3", "mori-2", "mori-3"], ["Osaka", "Kyoto"]),
+                    (["ukita-leader-square"], ["Osaka", "Kyoto", "Minakuchi", "Kuwana"]),
+                ),
+            ],
+        ),
+        "7.3.3/within-allowance",
+    ),
+    (
+        "S-refute-double",  # a single Ukita card refutes the challenge to the Ukita double
+        combat_example(4, hand={"tokugawa": ["tokugawa-loyalty"]})
+        | {
+            "events": COMBAT["events"][:4]
+            + [{"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty", "refute": "ukita"}}]
+        },
+        "8.6.1/refuted",
+    ),
+    (
+        "S-disks",  # Tokugawa passes Ueda, held by the Sanada disk alone
+        position(
+            "movement_phase",
+            "tokugawa",
+            {"units_at": {"Saku": {"tokugawa": ["tokugawa-2", "tokugawa-leader-square"]}}},
+            [
+                {"movement": {"by": "tokugawa", "choice": "minimal"}},
+                move(
+                    "tokugawa",
+                    "Saku",
+                    (["tokugawa-2", "tokugawa-leader-square"], ["Saku", "Ueda", "Arato"]),
+                ),
+            ],
+        ),
+        "7.4.3/castle-holders-immune",  # read broadly, walking in takes the disk
+    ),
+    (
+        "S-protagonists",  # the Ishida block, deployed with a card, is challenged
+        fight(
+            ["ishida-leader-square", "ukita-3"],
+            ["date-3"],
+            {"ishida": ["ukita"], "tokugawa": ["tokugawa-loyalty"]},
+            [
+                deploy("ishida", ["ishida-leader-square"], "ukita"),
+                {"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty"}},
+            ],
+        ),
+        "8.6.1/after-a-deployment",
+    ),
+    (
+        "D-protagonist-defects",  # the defected Ishida block must be Ishida's first loss
+        fight(
+            ["ishida-leader-square", "ukita-3"],
+            ["date-3"],
+            {"ishida": ["ukita", "ukita"], "tokugawa": ["tokugawa-loyalty", "date"]},
+            [
+                deploy("ishida", ["ishida-leader-square"], "ukita"),
+                {"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty"}},
+                deploy("ishida", ["ukita-3"], "ukita"),
+                deploy("tokugawa", ["date-3"], "date"),
+                {"finish": {"by": "ishida"}},
+                {"finish": {"by": "tokugawa"}},
+                {"losses": {"by": "ishida", "blocks": ["ukita-3"]}},
+            ],
+        ),
+        "8.7.2/loss-order",
+    ),
+    (
+        "D-instant-timing",  # both protagonists fall at Sawayama: Ishida wins, or Tokugawa first
+        with_position(
+            fight(
+                ["ishida-leader-square", "ukita-3", "ukita-2"],
+                ["tokugawa-leader-square", "date-3", "date-2"],
+                {"ishida": ["ukita", "ukita"], "tokugawa": ["date", "date"]},
+                [
+                    deploy("ishida", ["ishida-leader-square"]),
+                    deploy("tokugawa", ["tokugawa-leader-square"]),
+                    deploy("ishida", ["ukita-3"], "ukita"),
+                    deploy("tokugawa", ["date-3"], "date"),
+                    deploy("ishida", ["ukita-2"], "ukita"),
+                    deploy("tokugawa", ["date-2"], "date"),
+                    {"finish": {"by": "ishida"}},
+                    {"finish": {"by": "tokugawa"}},
+                    {"losses": {"by": "ishida", "blocks": ["ishida-leader-square", "ukita-3"]}},
+                    {"losses": {"by": "tokugawa", "blocks": ["tokugawa-leader-square"]}},
+                ],
+            ),
+            within=FIRST_FIGHTS,
+        ),
+        "2.1",  # read literally, Tokugawa has won before the defender's losses
+    ),
+    (
+        "D-empty-bag",  # Ishida's draw and discard piles are empty after the siege
+        siege(
+            ["ukita-2"],
+            ["ii-4-star", "tokugawa-3"],
+            ["date", "tokugawa"],
+            [
+                *SEVEN_IMPACT_SIEGE,
+                {"losses": {"by": "ishida", "blocks": ["ukita-2"]}},
+                {"replenish": {"by": "tokugawa", "cards": ["tokugawa", "maeda"]}},
+                {"replenish": {"by": "ishida", "cards": []}},
+            ],
+            draw_pile={"ishida": []},
+        ),
+        "8.10/redraw",
+    ),
+    (
+        "D-retreat-roads",  # Ishida retreats to Kyoto along the road it came by
+        battle_record(["ukita", "mori"], ATTACKER_LOSES),
+        "7.3.1/segment-once",
+    ),
+    (
+        "D-overrun-castle",  # twelve walk into three at Gifu, a castle Ishida holds
+        position(
+            "movement_phase",
+            "tokugawa",
+            {
+                "units_at": {
+                    "Iwamura": {"tokugawa": ["tokugawa-leader-square"] + ["tokugawa-2"] * 11},
+                    "Gifu": {"ishida": ["ukita-2", "ukita-3", "mori-2"]},
+                }
+            },
+            [
+                {"movement": {"by": "tokugawa", "choice": "minimal"}},
+                move(
+                    "tokugawa",
+                    "Iwamura",
+                    (["tokugawa-leader-square"] + ["tokugawa-2"] * 11, ["Iwamura", "Gifu"]),
+                ),
+            ],
+        ),
+        "8.10/overrun-draw",  # read narrowly, the three are overrun and Ishida draws a card
+    ),
+    (
+        "D-disk-control",  # a Tokugawa block beside the Sanada disk at the final count
+        final_count(Ueda={"tokugawa": ["date-2"]}),
+        "2.2/points",
+    ),
+    (
+        "D-siege-options",  # a leader deployed without a card in a siege
+        siege(
+            ["ukita-2"],
+            ["ii-4-star", "tokugawa-leader-square"],
+            ["date"],
+            [deploy("tokugawa", ["tokugawa-leader-square"])],
+        ),
+        "8.9.4/card-in-siege",
+    ),
+    (
+        "D-cardless-optional",  # Tokugawa opens with a card though its leader stands by
+        combat_example(3, here={"tokugawa": ["tokugawa-leader-square"]}),
+        "8.2.4/leaders-first",
+    ),
+    (
+        "D-special-base",  # the Mori gun went over: Tokugawa's next gun attack counts it
+        defected_gun(
+            {"finish": {"by": "ishida"}},
+            deploy("tokugawa", ["date-gun"], "date-swords", special_bonus=6),
+        ),
+        "8.4.1/special-as-recorded",
+    ),
+    (
+        "D-double-atomic",  # the first Ukita block of the double already leads 2-0
+        battle_record(["ukita-double"], [deploy("ishida", ["ukita-2", "ukita-3"], "ukita-double")]),
+        "8.4.2/second-before-lead",
+    ),
+    (
+        "D-lc-uses",  # a loyalty challenge card pays for limited movement
+        position(
+            "movement_phase",
+            "ishida",
+            {"hand": {"ishida": ["ishida-loyalty"]}},
+            [{"movement": {"by": "ishida", "choice": "limited", "cards": ["ishida-loyalty"]}}],
+        ),
+        "3.3/loyalty-pays",
+    ),
+    (
+        "D-one-challenge",  # a second challenge after the first is refuted
+        combat_example(4, hand={"tokugawa": ["tokugawa-loyalty", "tokugawa-loyalty"]})
+        | {
+            "events": COMBAT["events"][:4]
+            + [
+                {"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty", "refute": "ukita"}}
+                for _ in range(2)
+            ]
+        },
+        "8.6.1/after-a-deployment",
+    ),
+    (
+        "D-defector-impact",  # the Mori gun defects: does Ishida keep its 6 on the track?
+        defected_gun(deploy("tokugawa", ["tokugawa-3-square"], "tokugawa")),
+        "8.5/initiative",
+    ),
+    (
+        "D-attacker-declines",  # Ishida attacks and finishes without a deployment
+        battle_record(["ukita"], [{"finish": {"by": "ishida"}}]),
+        "8.5/attacker-deploys-first",
+    ),
+    (
+        "D-siege-draws",  # two blocks lost inside Osaka: Ishida draws two, not three
+        siege(
+            ["ukita-2", "ukita-3"],
+            ["ii-4-star", "tokugawa-3", "tokugawa-3-square", "tokugawa-2"],
+            ["date", "tokugawa", "tokugawa", "tokugawa"],
+            [
+                *SEVEN_IMPACT_SIEGE[:2],
+                deploy("tokugawa", ["tokugawa-3-square"], "tokugawa"),
+                deploy("tokugawa", ["tokugawa-2"], "tokugawa"),
+                {"finish": {"by": "tokugawa"}},
+                {"losses": {"by": "ishida", "blocks": ["ukita-2", "ukita-3"]}},
+                {"replenish": {"by": "ishida", "cards": ["ukita", "mori"]}},
+            ],
+        ),
+        "8.10/redraw",
+    ),
+    (
+        "D-attacker-role",  # beaten Tokugawa retreats into Ishida's block at Kuwana and fights
+        position(
+            "combat_phase",
+            "ishida",
+            {
+                "hand": {"ishida": ["ukita"], "tokugawa": ["date"]},
+                "units_at": {
+                    "Minakuchi": {
+                        "ishida": ["ukita-2", "ukita-3"],
+                        "tokugawa": ["date-2", "date-3"],
+                    },
+                    "Kuwana": {"ishida": ["mori-2"]},
+                },
+                "came_from": {"Minakuchi": {"ishida": ["Kyoto"]}},
+            },
+            [
+                {"declare": {"by": "ishida", "at": "Minakuchi"}},
+                deploy("ishida", ["ukita-3"], "ukita"),
+                deploy("tokugawa", ["date-2"], "date"),
+                {"finish": {"by": "tokugawa"}},
+                {"finish": {"by": "ishida"}},
+                {"losses": {"by": "tokugawa", "blocks": ["date-2"]}},
+                # no safe way back: Kyoto is Ishida's way in, Kuwana holds Ishida (8.8.3)
+                {"retreat": {"by": "tokugawa", "to": "Kuwana"}},
+                {"replenish": {"by": "ishida", "cards": ["mori"]}},
+                {"replenish": {"by": "tokugawa", "cards": ["date"]}},
+                deploy("tokugawa", ["date-3"], "date"),
+            ],
+        ),
+        "8.8.5/retreating-blocks-attack",
+    ),
+    (
+        "D-onto-through",  # Ishida's beaten stack retreats into Kuwana, Tokugawa's resource
+        final_fight(),
+        "2.2/points",
+    ),
+    (
+        "S-overrun-draw",  # an overrun in movement: Ishida draws for the blocks it lost
+        example("overlays/overrun-draw.yaml"),
+        "8.10/overrun-draw",
+    ),
+    (
+        "D-walk-into-overrun",  # the same stack walks into four times its number
+        example("overlays/overrun-draw.yaml"),
+        "8.10/overrun-draw",
+    ),
 ]
 
 
@@ -151,3 +556,44 @@ def test_capitals_start_with_their_side(tmp_path: Path, capsys: pytest.CaptureFi
         "Tokugawa 13 (5 castles, 3 resources), Ishida 12 (4 castles, 4 resources): tokugawa wins"
         in v["summary"]
     )
+
+
+# The decisions no record can tell apart, each with the record that shows the same verdict
+# either way and the reason; they amend no rule.
+NO_DIFFERENCE = {
+    "D-bid-tie": ("weeks-1-2.yaml", "Tokugawa's bid numbers are even and Ishida's odd"),
+    "D-mori-faceup": ("weeks-1-2.yaml", "a record names every block, concealed or not"),
+    "D-reference-8.5.5": ("combat-example.yaml", "a cross-reference in a note, not a rule"),
+    "D-recruitment-box": ("weeks-1-2.yaml", "a name: records already use the recruitment box"),
+}
+TESTED_APART = {"D-castle-tie", "D-capitals"}  # below: no record can reach a tie; the scores
+
+
+@pytest.mark.parametrize("decision", sorted(NO_DIFFERENCE))
+def test_decisions_no_record_can_tell_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: Spec, decision: str
+) -> None:
+    name, _why = NO_DIFFERENCE[decision]
+    assert spec.sym.overlays[decision].amends == []
+    code, on = judge(tmp_path, capsys, example(name))
+    code_off, off = judge(tmp_path, capsys, example(name), "--no-overlay", decision)
+    assert code == code_off == 0
+    assert on["summary"] == off["summary"] and on["events"] == off["events"]
+
+
+def test_bids_never_tie(spec: Spec) -> None:
+    """D-bid-tie: every bid number of one deck differs in parity from every one of the other."""
+    decks: dict[str, set[int]] = {}
+    for card in spec.components.collections["cards"]:
+        if card.get("bid") is not None:
+            decks.setdefault(card["deck"], set()).add(card["bid"] % 2)
+    assert sorted(map(sorted, decks.values())) == [[0], [1]]
+
+
+def test_every_clarification_and_decision_has_its_case(spec: Spec) -> None:
+    ids = {o.id for o in spec.sym.overlays.values() if o.kind in ("clarification", "decision")}
+    on_off = {c[0] for c in CASES}
+    assert ids == on_off | set(NO_DIFFERENCE) | TESTED_APART
+    assert not on_off & set(NO_DIFFERENCE)
+    # each one tested on and off amends the rules; those that cannot differ amend nothing
+    assert all(spec.sym.overlays[i].amends for i in on_off | TESTED_APART)

@@ -9,6 +9,7 @@ import pytest
 
 from referee.dsl import ast
 from referee.dsl.interp import Interpreter
+from referee.dsl.overlays import apply
 from referee.errors import RefereeError
 from referee.spec import Spec
 
@@ -203,7 +204,10 @@ def test_castle_capacity_and_replenishment(rules: Interpreter) -> None:
     assert rules.call("castle_retreat_limit") == 2
     assert rules.call("battle_redraw", 3, 3) == 4  # 3 cards back, +1 for two blocks lost
     assert rules.call("battle_redraw", 2, 1) == 2
-    assert rules.call("siege_defender_redraw", 2) == 2
+    # read as two rules the siege defender draws twice; D-siege-draws draws once
+    assert rules.call("siege_defender_redraw", 2) == 3
+    decided = Interpreter(apply(rules.sym, [rules.sym.overlays["D-siege-draws"]]))
+    assert decided.call("siege_defender_redraw", 2) == 2
     assert rules.call("overrun_redraw", 4) == 0  # the base text; S-overrun-draw changes it
 
 

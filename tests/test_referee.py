@@ -36,7 +36,10 @@ def test_weeks_1_and_2_are_legal(tmp_path: Path, capsys: pytest.CaptureFixture[s
         "D-capital-lead",
         "D-capitals",
         "D-castle-tie",
+        "D-disk-control",
+        "D-empty-bag",
         "D-enemy-disk-stops",
+        "D-lc-uses",
         "D-mori-cost",
         "D-muster-contested",
         "D-onto-through",
@@ -481,7 +484,7 @@ def test_text_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     )
     assert out[-1] == (
         "  printing gmt-later; overlays in force: 5 clarifications, 28 decisions;"
-        " relied on: D-capital-lead, S-split"
+        " relied on: D-capital-lead, D-disk-control, S-split"
     )
 
 
