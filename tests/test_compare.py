@@ -7,6 +7,7 @@ import json
 import pytest
 
 from referee.cli import main
+from referee.spec import Spec
 from tests.referee_helpers import EXAMPLES
 
 
@@ -98,3 +99,26 @@ def test_a_pick_up_off_the_path_is_illegal_in_2011_too(
     record["events"][1]["move"]["groups"][0]["pick_up"][0]["at"] = "Himeji"
     code, v = judge(tmp_path, capsys, record, "--printing", "gmt-2011")  # type: ignore[arg-type]
     assert code == 1 and v["violations"][0]["cites"] == "7.3.1/picked-on-the-way"
+
+
+# The printing differences that no record of full information can show, and why.
+NOT_IN_A_RECORD = {
+    "E-special-count": "the first printing's example never tests it; 8.4.1's text is the later's",
+    "E-reconceal": "a record names every block, concealed or not",
+    "E-leader-secret": "a record names the leader; the referee asks only that one be present",
+    "E-leader-impact": "every leader block has one mon: Impact 1 is its mon count",
+}
+SHOWN_BY_A_RECORD = {"E-pickup", "E-road-once"}  # the tests above
+
+
+def test_printing_differences_no_record_shows(
+    capsys: pytest.CaptureFixture[str], spec: Spec
+) -> None:
+    printed = {o.id for o in spec.sym.overlays.values() if o.kind == "printing"}
+    assert printed == set(NOT_IN_A_RECORD) | SHOWN_BY_A_RECORD
+    assert {f["mon"] for f in spec.components.collections["faces"] if f["leader"]} == {1}
+    # the combat example deploys a cardless leader and counts a gun deployed without swords:
+    # the same verdict under every printing
+    c = compare("combat-example.yaml", capsys)
+    assert c["differences"] == []
+    assert {"printing gmt-2011", "printing devir-2021"} <= set(c["variants"])

@@ -486,6 +486,10 @@ def test_text_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         "  printing gmt-later; overlays in force: 5 clarifications, 28 decisions;"
         " relied on: D-capital-lead, D-disk-control, S-split"
     )
+    # a number an overlay's amendment gave says so
+    assert [line for line in out if line.strip().startswith("largest_group(")][0].endswith(
+        ") = 5  (7.3.5 as amended by S-split)"
+    )
 
 
 OUT_AND_BACK = {

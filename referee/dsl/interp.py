@@ -26,10 +26,12 @@ class TraceEntry:
     args: tuple[Any, ...]
     result: Any
     depth: int
+    overlay: str = ""  # the overlay whose amendment was evaluated, if any
 
     def __str__(self) -> str:
         args = ", ".join(_short(show(a)) for a in self.args)
-        return f"{self.name}({args}) = {_short(show(self.result))}  ({self.clause})"
+        source = f"{self.clause} as amended by {self.overlay}" if self.overlay else self.clause
+        return f"{self.name}({args}) = {_short(show(self.result))}  ({source})"
 
 
 def _short(text: str, limit: int = 48) -> str:
@@ -188,7 +190,7 @@ class Interpreter:
             and self._depth <= self.trace_depth
             and not isinstance(d, ast.Extern)
         ):
-            self.trace.append(TraceEntry(d.name, d.clause, args, result, self._depth))
+            self.trace.append(TraceEntry(d.name, d.clause, args, result, self._depth, d.overlay))
         return result
 
     def _lookup(self, d: ast.TableDecl, key: Any) -> Any:
