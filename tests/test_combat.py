@@ -228,20 +228,7 @@ def test_a_successful_challenge_turns_the_block(
 ) -> None:
     """8.6.1: Ishida's Ukita double cannot be refuted (no Ukita card left in hand): both
     blocks join Tokugawa with their Impact (D-defector-impact), and the battle turns."""
-    record = mutate(
-        COMBAT,
-        lambda ev: (
-            ev.insert(4, {"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty"}}),
-            ev.__delitem__(slice(5, None)),
-        ),
-    )
-    record["position"]["state"]["hand"]["tokugawa"].append("tokugawa-loyalty")
-    record["position"]["state"]["hand"]["ishida"] = [
-        "ukita-double",
-        "uesugi",
-        "mori-swords",
-        "mori",
-    ]
+    record = challenged_double()
     code, v = judge(tmp_path, capsys, record)
     assert code == 0, v
     assert "D-defector-impact" in v["relied"]
@@ -738,15 +725,15 @@ def test_a_betrayal_carries_no_special_attack(
     assert "of which 4 was its special attack" in first["message"]
 
 
-def challenged_double(impact: int) -> dict[str, Any]:
+def challenged_double(impact: int | None = None) -> dict[str, Any]:
+    """The combat example up to Ishida's Ukita double, challenged with no Ukita card left to
+    refute it; ``impact``, if given, the Impact the record moves."""
+    challenge: dict[str, Any] = {"by": "tokugawa", "card": "tokugawa-loyalty"}
+    if impact is not None:
+        challenge["impact"] = impact
     record = mutate(
         COMBAT,
-        lambda ev: (
-            ev.insert(
-                4, {"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty", "impact": impact}}
-            ),
-            ev.__delitem__(slice(5, None)),
-        ),
+        lambda ev: (ev.insert(4, {"challenge": challenge}), ev.__delitem__(slice(5, None))),
     )
     record["position"]["state"]["hand"]["tokugawa"].append("tokugawa-loyalty")
     record["position"]["state"]["hand"]["ishida"] = [
