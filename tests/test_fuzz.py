@@ -165,3 +165,31 @@ def test_json_output_is_byte_identical(capsys: pytest.CaptureFixture[str]) -> No
         assert main(["check", str(path), "--format", "json"]) == 0
         outputs.add(capsys.readouterr().out)
     assert len(outputs) == 1
+
+
+@pytest.mark.skipif(
+    getattr(yaml, "CSafeLoader", None) is None, reason="PyYAML was built without libyaml here"
+)
+@SETTINGS
+@given(data=values, style=st.sampled_from(["yaml", "json", "flow"]))
+def test_both_yaml_parsers_read_a_record_alike(data: Any, style: str) -> None:
+    """libyaml reads what it can; its values and their positions must be the pure parser's."""
+    from referee.data import source
+
+    text = {
+        "yaml": lambda: yaml.safe_dump(data),
+        "json": lambda: json.dumps(data, indent=1),
+        "flow": lambda: yaml.safe_dump(data, default_flow_style=True),
+    }[style]()
+    read = []
+    for loader in (yaml.SafeLoader, yaml.CSafeLoader):
+        try:
+            node = yaml.compose(text, Loader=loader)
+        except yaml.YAMLError:
+            assert loader is yaml.CSafeLoader  # e.g. escaped surrogate pairs: the pure one reads
+            continue
+        builder = source._Builder("r", {})
+        value = builder.build(node, (), 0) if node is not None else None
+        read.append((value, builder.marks))
+    assert all(r == read[0] for r in read)
+    assert source.parse_document(text, "r").data == read[0][0]

@@ -85,9 +85,24 @@ def load_document(path: str | Path, max_bytes: int = MAX_BYTES) -> Document:
     return parse_document(text, file)
 
 
+# libyaml's parser, where PyYAML was built with it: ten times faster. Only a
+# document it parses is taken from it; anything else is parsed again by the
+# pure-Python parser, whose messages and positions the error reports use.
+_FAST_LOADER = getattr(yaml, "CSafeLoader", None)
+
+
+def _compose(text: str) -> Node | None:
+    if _FAST_LOADER is not None:
+        try:
+            return yaml.compose(text, Loader=_FAST_LOADER)
+        except Exception:  # noqa: BLE001 - whatever it is, the pure parser says it properly
+            pass
+    return yaml.compose(text, Loader=yaml.SafeLoader)
+
+
 def parse_document(text: str, file: str) -> Document:
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = _compose(text)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)

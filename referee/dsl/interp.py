@@ -14,6 +14,7 @@ from typing import Any
 
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
+from referee.dsl.types import BUILTINS
 from referee.errors import Span, fail
 
 
@@ -109,6 +110,15 @@ class Interpreter:
     _consts: dict[str, Any] = field(default_factory=dict)
     _pure: set[str] | None = None  # definitions that read no game state: their results are kept
     _memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    # Definitions that read game state, kept until a state cell they read is
+    # written: (value, the cells read, the overlays relied on); for each cell,
+    # the kept values that read it; and, while one is computed, what it reads.
+    _derived_names: set[str] | None = None
+    _derived: dict[tuple[Any, ...], tuple[Any, frozenset[Any], frozenset[str]]] = field(
+        default_factory=dict
+    )
+    _readers: dict[tuple[str, Any], set[tuple[Any, ...]]] = field(default_factory=dict)
+    _reading: list[tuple[set[Any], set[str]]] = field(default_factory=list)
     # keyed by the node's or list's address, kept with it so the address is never reused
     _code: dict[int, tuple[ast.Expr, Callable[[dict[str, Any]], Any]]] = field(default_factory=dict)
     _index: dict[int, tuple[Any, dict[Any, Any]]] = field(default_factory=dict)
@@ -142,9 +152,13 @@ class Interpreter:
     def _rely(self, d: ast.Decl) -> None:
         if d.overlay:
             self.relied.add(d.overlay)
+            if self._reading:
+                self._reading[-1][1].add(d.overlay)
         for oid in d.decisions:
             if oid in self.in_force:
                 self.relied.add(oid)
+                if self._reading:
+                    self._reading[-1][1].add(oid)
 
     def pure(self) -> set[str]:
         """The definitions and tables whose value depends on their arguments alone."""
@@ -152,9 +166,17 @@ class Interpreter:
             self._pure = _pure_definitions(self.sym)
         return self._pure
 
+    def derived(self) -> set[str]:
+        """The definitions read from game state (and nothing else) whose values are kept."""
+        if self._derived_names is None:
+            self._derived_names = _derived_definitions(self.sym, self.pure())
+        return self._derived_names
+
     def _invoke(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
         if d.overlay or d.decisions:
             self._rely(d)
+        if self.trace is None and d.name in self.derived():
+            return self._invoke_derived(d, args)
         if self.trace is None and d.name in self.pure():
             key = (d.name, key_of(args))
             try:
@@ -167,6 +189,50 @@ class Interpreter:
             self._memo[key] = value
             return value
         return self._invoke_uncached(d, args)
+
+    def _invoke_derived(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
+        try:
+            key = (d.name, key_of(args))
+            kept = self._derived.get(key)
+        except TypeError:  # an argument that cannot be a key
+            return self._invoke_uncached(d, args)
+        if kept is None:
+            reading: tuple[set[Any], set[str]] = (set(), set())
+            self._reading.append(reading)
+            try:
+                value = self._invoke_uncached(d, args)
+            finally:
+                self._reading.pop()
+            kept = (value, frozenset(reading[0]), frozenset(reading[1]))
+            self._derived[key] = kept
+            for cell in kept[1]:
+                self._readers.setdefault(cell, set()).add(key)
+        else:
+            self.relied |= kept[2]
+        if self._reading:
+            outer = self._reading[-1]
+            outer[0].update(kept[1])
+            outer[1].update(kept[2])
+        return kept[0]
+
+    def _written(self, cell: tuple[str, Any]) -> None:
+        """A state cell changed: forget every kept value that read it."""
+        for key in self._readers.pop(cell, ()):
+            self._derived.pop(key, None)
+
+    def replace_state(self, state: dict[str, Any]) -> None:
+        """Put a whole state back (as a saved copy); forget what read the cells that differ."""
+        old, self.state = self.state, state
+        for name in old.keys() | state.keys():
+            a, b = old.get(name), state.get(name)
+            if isinstance(a, dict) or isinstance(b, dict):
+                a = a if isinstance(a, dict) else {}
+                b = b if isinstance(b, dict) else {}
+                for k in a.keys() | b.keys():
+                    if a.get(k) is not b.get(k):
+                        self._written((name, k))
+            elif a is not b:
+                self._written((name, None))
 
     def _invoke_uncached(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
         self._depth += 1
@@ -376,11 +442,15 @@ class Interpreter:
         if d.decisions:
             self._rely(d)
         if not d.params:
+            if self._reading:
+                self._reading[-1][0].add((d.name, None))
             if d.name not in self.state:
                 self.state[d.name] = self.eval(d.value, {})
             return self.state[d.name]
         table = self.state.setdefault(d.name, {})
         k = key_of(args)
+        if self._reading:
+            self._reading[-1][0].add((d.name, k))
         if k not in table:
             env = {p.name: a for p, a in zip(d.params, args, strict=True)}
             table[k] = self.eval(d.value, env)
@@ -389,8 +459,13 @@ class Interpreter:
     def write_state(self, d: ast.StateDecl, args: tuple[Any, ...], value: Any) -> None:
         if not d.params:
             self.state[d.name] = value
+            if self._readers:
+                self._written((d.name, None))
         else:
-            self.state.setdefault(d.name, {})[key_of(args)] = value
+            k = key_of(args)
+            self.state.setdefault(d.name, {})[k] = value
+            if self._readers:
+                self._written((d.name, k))
 
     # ------------------------------------------------------------ statements
     def run(self, stmts: list[ast.Stmt], env: dict[str, Any]) -> None:
@@ -611,6 +686,53 @@ def _pure_definitions(sym: Symbols) -> set[str]:
                 impure.add(name)
                 changed = True
     return {n for n in reads if n not in impure}
+
+
+def _derived_definitions(sym: Symbols, pure: set[str]) -> set[str]:
+    """Definitions that read game state but no procedure's variables and call no engine
+    function: their values can be kept until a state cell they read changes."""
+    procedure_names: set[str] = set()
+    for proc in sym.procedures().values():
+        procedure_names |= {p.name for p in proc.params} | {v.name for v in proc.vars}
+    calls: dict[str, set[str]] = {}
+    known = set(sym.values) | set(sym.types) | set(BUILTINS)
+    tainted = {n for n, d in sym.values.items() if isinstance(d, ast.Extern)}
+    for name, d in sym.values.items():
+        if not isinstance(d, ast.Define):
+            continue
+        names = _names(d.body)
+        calls[name] = names
+        free = names - {p.name for p in d.params} - _bound(d.body) - known
+        if free or (names & procedure_names) - {p.name for p in d.params} - _bound(d.body):
+            tainted.add(name)
+    changed = True
+    while changed:
+        changed = False
+        for name, used in calls.items():
+            if name not in tainted and used & tainted:
+                tainted.add(name)
+                changed = True
+    return {n for n in calls if n not in tainted and n not in pure}
+
+
+def _bound(node: Any) -> set[str]:
+    """The names a comprehension, a quantifier or an aggregate binds inside an expression."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Binder):
+            out.add(n.name)
+        if isinstance(n, (ast.Expr, ast.Binder)):
+            var = getattr(n, "var", None)
+            if isinstance(var, str):
+                out.add(var)
+            for v in vars(n).values():
+                if isinstance(v, list):
+                    stack.extend(x for x in v if isinstance(x, (ast.Expr, ast.Binder)))
+                elif isinstance(v, (ast.Expr, ast.Binder)):
+                    stack.append(v)
+    return out
 
 
 def _names(node: Any) -> set[str]:

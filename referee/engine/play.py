@@ -76,7 +76,9 @@ class Player:
 
     def restore(self, snap: tuple[dict[str, Any], list[Frame]]) -> None:
         state, frames = snap
-        self.ref.interp.state = {k: dict(v) if isinstance(v, dict) else v for k, v in state.items()}
+        self.ref.interp.replace_state(
+            {k: dict(v) if isinstance(v, dict) else v for k, v in state.items()}
+        )
         self.ref.machine.frames = [_frame_copy(f) for f in frames]
         if self.ref.machine.top is not None:
             self.ref.interp.frame = self.ref.machine.top.vars
