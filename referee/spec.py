@@ -18,6 +18,7 @@ from referee.data.components import Components, data_files, load_components
 from referee.dsl import ast
 from referee.dsl.checker import Symbols, check_modules
 from referee.dsl.interp import Interpreter, TraceEntry
+from referee.dsl.overlays import apply
 from referee.dsl.parser import GRAMMAR, parse_module
 from referee.errors import Problem, RefereeError, Span
 
@@ -38,6 +39,32 @@ class Spec:
     sym: Symbols
     components: Components
     sources: dict[str, str] = field(default_factory=dict)
+    # interpreters free for another game, by the overlays in force (never pickled)
+    _free: dict[tuple[str, ...], list[Interpreter]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["_free"] = {}
+        return state
+
+    def lease(self, overlays: list[ast.Overlay]) -> Interpreter:
+        """An interpreter of the rules with these overlays in force, with no game state. One
+        given back is reused, with what it compiled and computed from the rules alone."""
+        free = self._free.get(tuple(o.id for o in overlays))
+        if free:
+            return free.pop()
+        return Interpreter(
+            apply(self.sym, overlays),
+            components=self.components.collections,
+            in_force={o.id for o in overlays},
+        )
+
+    def give_back(self, overlays: list[ast.Overlay], interp: Interpreter) -> None:
+        """The game is over for this interpreter: another may use it."""
+        interp.reset()
+        self._free.setdefault(tuple(o.id for o in overlays), []).append(interp)
 
     @property
     def game(self) -> ast.Game | None:

@@ -116,7 +116,7 @@ def test_play_with_a_bad_condition(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.fixture(scope="module")
 def game(spec: Spec) -> list[dict[str, Any]]:
-    return play(spec, 2).events  # a game with battles, losses and retreats
+    return play(spec, 8).events  # a game with battles, losses and retreats
 
 
 def first(events: list[dict[str, Any]], action: str, pred: Any = lambda a: True) -> int:
@@ -142,8 +142,8 @@ MUTATIONS = [
         "a block that is not there",
         "move",
         lambda a: True,
-        lambda a: a["groups"][0]["blocks"].append(
-            "ii-4-star" if a["by"] == "tokugawa" else "ishida-leader-square"
+        lambda a: a["groups"][0]["blocks"].append(  # the other side's: never there
+            "ishida-leader-square" if a["by"] == "tokugawa" else "ii-4-star"
         ),
         "7.3.1/available",
     ),

@@ -109,7 +109,9 @@ class Interpreter:
     _depth: int = 0
     _consts: dict[str, Any] = field(default_factory=dict)
     _pure: set[str] | None = None  # definitions that read no game state: their results are kept
-    _memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    _memo: dict[tuple[Any, ...], tuple[Any, frozenset[Any], frozenset[str]]] = field(
+        default_factory=dict
+    )
     # Definitions that read game state, kept until a state cell they read is
     # written: (value, the cells read, the overlays relied on); for each cell,
     # the kept values that read it; and, while one is computed, what it reads.
@@ -119,6 +121,8 @@ class Interpreter:
     )
     _readers: dict[tuple[str, Any], set[tuple[Any, ...]]] = field(default_factory=dict)
     _reading: list[tuple[set[Any], set[str]]] = field(default_factory=list)
+    # when a list, every state cell written is noted in it (see replace_state)
+    journal: list[tuple[str, Any]] | None = None
     # keyed by the node's or list's address, kept with it so the address is never reused
     _code: dict[int, tuple[ast.Expr, Callable[[dict[str, Any]], Any]]] = field(default_factory=dict)
     _index: dict[int, tuple[Any, dict[Any, Any]]] = field(default_factory=dict)
@@ -175,25 +179,24 @@ class Interpreter:
     def _invoke(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
         if d.overlay or d.decisions:
             self._rely(d)
-        if self.trace is None and d.name in self.derived():
-            return self._invoke_derived(d, args)
-        if self.trace is None and d.name in self.pure():
-            key = (d.name, key_of(args))
-            try:
-                return self._memo[key]
-            except KeyError:
-                pass
-            except TypeError:  # an argument that cannot be a key
-                return self._invoke_uncached(d, args)
-            value = self._invoke_uncached(d, args)
-            self._memo[key] = value
-            return value
+        if self.trace is None:
+            if d.name in self.derived():
+                return self._invoke_kept(d, args, self._derived)
+            if d.name in self.pure():
+                return self._invoke_kept(d, args, self._memo)
         return self._invoke_uncached(d, args)
 
-    def _invoke_derived(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
+    def _invoke_kept(
+        self,
+        d: ast.Decl,
+        args: tuple[Any, ...],
+        store: dict[tuple[Any, ...], tuple[Any, frozenset[Any], frozenset[str]]],
+    ) -> Any:
+        """A kept value (pure definitions: for good; others: until a cell they read is
+        written), with the overlays its computation relied on, which a reuse relies on too."""
         try:
             key = (d.name, key_of(args))
-            kept = self._derived.get(key)
+            kept = store.get(key)
         except TypeError:  # an argument that cannot be a key
             return self._invoke_uncached(d, args)
         if kept is None:
@@ -204,7 +207,7 @@ class Interpreter:
             finally:
                 self._reading.pop()
             kept = (value, frozenset(reading[0]), frozenset(reading[1]))
-            self._derived[key] = kept
+            store[key] = kept
             for cell in kept[1]:
                 self._readers.setdefault(cell, set()).add(key)
         else:
@@ -215,14 +218,30 @@ class Interpreter:
             outer[1].update(kept[2])
         return kept[0]
 
+    def reset(self) -> None:
+        """Ready for another game: no state, nothing kept that read it. What depends on the
+        rules alone (compiled expressions, pure definitions' values) stays."""
+        self.state, self.frame, self.facts = {}, {}, {}
+        self.on_procedure, self.lenient, self.trace, self.journal = None, None, None, None
+        self.relied = set()
+        self.trace_depth, self._depth = 1_000_000, 0
+        self._derived, self._readers, self._reading = {}, {}, []
+
     def _written(self, cell: tuple[str, Any]) -> None:
         """A state cell changed: forget every kept value that read it."""
         for key in self._readers.pop(cell, ()):
             self._derived.pop(key, None)
 
     def replace_state(self, state: dict[str, Any]) -> None:
-        """Put a whole state back (as a saved copy); forget what read the cells that differ."""
+        """Put a whole state back (a saved copy); forget what read the cells that differ:
+        those the journal noted since the copy was made, or, with no journal, every one
+        that differs."""
         old, self.state = self.state, state
+        if self.journal is not None:
+            for cell in self.journal:
+                self._written(cell)
+            self.journal.clear()
+            return
         for name in old.keys() | state.keys():
             a, b = old.get(name), state.get(name)
             if isinstance(a, dict) or isinstance(b, dict):
@@ -457,15 +476,20 @@ class Interpreter:
         return table[k]
 
     def write_state(self, d: ast.StateDecl, args: tuple[Any, ...], value: Any) -> None:
-        if not d.params:
-            self.state[d.name] = value
-            if self._readers:
-                self._written((d.name, None))
+        k = key_of(args) if d.params else None
+        if d.params:
+            table = self.state.setdefault(d.name, {})
+            if k in table and table[k] == value:
+                return  # no change: nothing that read it is forgotten
+            table[k] = value
         else:
-            k = key_of(args)
-            self.state.setdefault(d.name, {})[k] = value
-            if self._readers:
-                self._written((d.name, k))
+            if d.name in self.state and self.state[d.name] == value:
+                return
+            self.state[d.name] = value
+        if self._readers:
+            self._written((d.name, k))
+        if self.journal is not None:
+            self.journal.append((d.name, k))
 
     # ------------------------------------------------------------ statements
     def run(self, stmts: list[ast.Stmt], env: dict[str, Any]) -> None:

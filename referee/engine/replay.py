@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from referee.dsl import ast
-from referee.dsl.interp import CheckFailed, Interpreter, show
-from referee.dsl.overlays import Choice, apply, in_force
+from referee.dsl.interp import CheckFailed, show
+from referee.dsl.overlays import Choice, in_force
 from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
 from referee.engine.record import Event, Record, load_record
 from referee.engine.values import Converter
@@ -69,10 +69,9 @@ class Referee:
         self.record = record
         self.printing, overlays = in_force(spec.sym, choice, self._where)
         self.overlays = [o.id for o in overlays]
-        self.sym = apply(spec.sym, overlays)
-        self.interp = Interpreter(
-            self.sym, components=spec.components.collections, in_force=set(self.overlays)
-        )
+        self._in_force = overlays
+        self.interp = spec.lease(overlays)
+        self.sym = self.interp.sym
         self.convert = Converter(
             self.sym,
             spec.components.collections,
@@ -83,6 +82,10 @@ class Referee:
         game = spec.game
         self.players = ast.TypeRef(game.players) if game and game.players else None
         self.actions = self.sym.event_actions()
+
+    def release(self) -> None:
+        """Done with this record: its interpreter may serve another."""
+        self.spec.give_back(self._in_force, self.interp)
 
     def _where(self, name: str) -> Span:
         """Where the record names a printing or overlay; else it came from the command line."""
@@ -290,6 +293,13 @@ def check_record(spec: Spec, path: str | Path, choice: Choice, keep_going: bool 
         record.overlays_off + choice.off,
     )
     ref = Referee(spec, record, merged)
+    try:
+        return _replay(spec, ref, record, keep_going)
+    finally:
+        ref.release()
+
+
+def _replay(spec: Spec, ref: Referee, record: Record, keep_going: bool) -> Verdict:
     ref.start()
     verdict = Verdict(record.doc.file, True, len(record.events), 0, ref.printing, ref.overlays)
     verdict.kinds = {o: spec.sym.overlays[o].kind for o in ref.overlays}
