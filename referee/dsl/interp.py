@@ -72,15 +72,24 @@ class CheckFailed(Exception):
 
 def key_of(v: Any) -> Any:
     """A hashable stand-in for a value: records by their name or id."""
-    if isinstance(v, dict):
-        name = v.get("id", v.get("name"))
+    t = type(v)
+    if t is str or t is int or t is bool or v is None:
+        return v
+    if t is dict:
+        name = v.get("id")
+        if name is None:
+            name = v.get("name")
         if name is not None:
             return name
         # a record with no name (a road, a struct): by its fields, never by
         # its address, which a later value may reuse
         return tuple((k, key_of(x)) for k, x in v.items())
+    if t is tuple or t is list:
+        return tuple(map(key_of, v))
+    if isinstance(v, dict):
+        return key_of(dict(v))
     if isinstance(v, (tuple, list)):
-        return tuple(key_of(x) for x in v)
+        return tuple(map(key_of, v))
     return v
 
 
@@ -116,6 +125,7 @@ class Interpreter:
     # written: (value, the cells read, the overlays relied on); for each cell,
     # the kept values that read it; and, while one is computed, what it reads.
     _derived_names: set[str] | None = None
+    _kept_in: dict[str, bool] | None = None  # by name: True, kept until a read cell changes
     _derived: dict[tuple[Any, ...], tuple[Any, frozenset[Any], frozenset[str]]] = field(
         default_factory=dict
     )
@@ -180,10 +190,14 @@ class Interpreter:
         if d.overlay or d.decisions:
             self._rely(d)
         if self.trace is None:
-            if d.name in self.derived():
-                return self._invoke_kept(d, args, self._derived)
-            if d.name in self.pure():
-                return self._invoke_kept(d, args, self._memo)
+            kept = self._kept_in
+            if kept is None:
+                kept = self._kept_in = {n: True for n in self.derived()} | {
+                    n: False for n in self.pure()
+                }
+            derived = kept.get(d.name)
+            if derived is not None:
+                return self._invoke_kept(d, args, self._derived if derived else self._memo)
         return self._invoke_uncached(d, args)
 
     def _invoke_kept(
@@ -297,13 +311,32 @@ class Interpreter:
         try:
             code = self._code[id(e)][1]
         except KeyError:
-            code = self._compile(e)
-            self._code[id(e)] = (e, code)
+            code = self.compiled(e)
         return code(env)
 
+    def compiled(self, e: ast.Expr) -> Callable[[dict[str, Any]], Any]:
+        """The closure that evaluates a node (made once; the node kept with it)."""
+        entry = self._code.get(id(e))
+        if entry is None:
+            entry = self._code[id(e)] = (e, self._compile(e))
+        return entry[1]
+
+    def _compile_args(self, nodes: list[ast.Expr]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+        fns = [self.compiled(a) for a in nodes]
+        if len(fns) == 0:
+            return lambda env: ()
+        if len(fns) == 1:
+            (f0,) = fns
+            return lambda env: (f0(env),)
+        if len(fns) == 2:
+            f0, f1 = fns
+            return lambda env: (f0(env), f1(env))
+        return lambda env: tuple(f(env) for f in fns)
+
     def _compile(self, e: ast.Expr) -> Callable[[dict[str, Any]], Any]:  # noqa: C901
-        """A closure for the common nodes; the rest are evaluated by ``_eval_node``."""
-        ev = self.eval
+        """A closure for the common nodes, calling its children's closures directly; the
+        rest are evaluated by ``_eval_node``."""
+        c = self.compiled
         if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit)):
             value = e.value
             return lambda env: value
@@ -334,41 +367,92 @@ class Interpreter:
             return local_value
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Name):
             callee = self.sym.values.get(e.func.id)
-            arg_nodes = e.args
+            args = self._compile_args(e.args)
             fname = e.func.id
             if callee is None:
-                return lambda env: _builtin(fname, tuple(ev(a, env) for a in arg_nodes))
+                return lambda env: _builtin(fname, args(env))
             if isinstance(callee, ast.StateDecl):
                 read, state_decl = self.read_state, callee
-                return lambda env: read(state_decl, tuple(ev(a, env) for a in arg_nodes))
+                return lambda env: read(state_decl, args(env))
             invoke, target = self._invoke, callee
-            return lambda env: invoke(target, tuple(ev(a, env) for a in arg_nodes))
+            return lambda env: invoke(target, args(env))
         if isinstance(e, ast.BinOp):
-            op, left, right = e.op, e.left, e.right
-            if op == "and":
-                return lambda env: bool(ev(left, env)) and bool(ev(right, env))
-            if op == "or":
-                return lambda env: bool(ev(left, env)) or bool(ev(right, env))
-            if op in _OPS and op not in ("//", "%"):
+            op = e.op
+            if op in ("and", "or") or (op in _OPS and op not in ("//", "%")):
+                left, right = c(e.left), c(e.right)
+                if op == "and":
+                    return lambda env: bool(left(env)) and bool(right(env))
+                if op == "or":
+                    return lambda env: bool(left(env)) or bool(right(env))
                 fn = _OPS[op]
-                return lambda env: fn(ev(left, env), ev(right, env))
+                return lambda env: fn(left(env), right(env))
             return lambda env: self._binop(e, env)
         if isinstance(e, ast.Field):
             obj, field_name = e.obj, e.name
             if isinstance(obj, ast.Name) and obj.id in self.sym.types:
                 type_name = obj.id
                 return lambda env: env[type_name][field_name] if type_name in env else field_name
-            return lambda env: ev(obj, env)[field_name]
+            of = c(obj)
+            return lambda env: of(env)[field_name]
         if isinstance(e, ast.If):
-            cond, then, orelse = e.cond, e.then, e.orelse
-            return lambda env: ev(then, env) if ev(cond, env) else ev(orelse, env)
+            cond, then, orelse = c(e.cond), c(e.then), c(e.orelse)
+            return lambda env: then(env) if cond(env) else orelse(env)
         if isinstance(e, ast.ListLit):
-            items = e.items
-            return lambda env: tuple(ev(i, env) for i in items)
+            return self._compile_args(e.items)
         if isinstance(e, ast.Not):
-            operand = e.operand
-            return lambda env: not ev(operand, env)
+            operand = c(e.operand)
+            return lambda env: not operand(env)
+        if isinstance(e, (ast.Comp, ast.Count, ast.Sum)):
+            return self._compile_loop(e)
+        if isinstance(e, ast.RecordLit):
+            fields = [(name, c(value)) for name, value in e.fields]
+            return lambda env: {name: f(env) for name, f in fields}
+        if isinstance(e, ast.Index):
+            of, index_f = c(e.obj), c(e.index)
+
+            def item(env: dict[str, Any]) -> Any:
+                o, i = of(env), index_f(env)
+                return self._by_name(o, i) if isinstance(i, str) else o[i]
+
+            return item
         return lambda env: self._eval_node(e, env)
+
+    def _compile_loop(self, e: ast.Comp | ast.Count | ast.Sum) -> Callable[[dict[str, Any]], Any]:
+        """A comprehension, a count or a sum over a domain, with an optional filter."""
+        domain, var = self.compiled(e.domain), e.var
+        where = self.compiled(e.where) if e.where is not None else None
+        if isinstance(e, ast.Count):
+
+            def count(env: dict[str, Any]) -> Any:
+                n = 0
+                for x in domain(env):
+                    if where is None or where({**env, var: x}):
+                        n += 1
+                return n
+
+            return count
+        value = self.compiled(e.value)
+        if isinstance(e, ast.Sum):
+
+            def total(env: dict[str, Any]) -> Any:
+                t = 0
+                for x in domain(env):
+                    scope = {**env, var: x}
+                    if where is None or where(scope):
+                        t += value(scope)
+                return t
+
+            return total
+
+        def comp(env: dict[str, Any]) -> Any:
+            out = []
+            for x in domain(env):
+                scope = {**env, var: x}
+                if where is None or where(scope):
+                    out.append(value(scope))
+            return tuple(out)
+
+        return comp
 
     def _eval_node(self, e: ast.Expr, env: dict[str, Any]) -> Any:  # noqa: C901 - one case a node
         if isinstance(e, ast.Name):
