@@ -378,12 +378,16 @@ class Interpreter:
             return lambda env: invoke(target, args(env))
         if isinstance(e, ast.BinOp):
             op = e.op
-            if op in ("and", "or") or (op in _OPS and op not in ("//", "%")):
+            if op in ("and", "or", "implies", "in") or (op in _OPS and op not in ("//", "%")):
                 left, right = c(e.left), c(e.right)
                 if op == "and":
                     return lambda env: bool(left(env)) and bool(right(env))
                 if op == "or":
                     return lambda env: bool(left(env)) or bool(right(env))
+                if op == "implies":
+                    return lambda env: not left(env) or bool(right(env))
+                if op == "in":
+                    return lambda env: left(env) in right(env)
                 fn = _OPS[op]
                 return lambda env: fn(left(env), right(env))
             return lambda env: self._binop(e, env)
@@ -404,6 +408,11 @@ class Interpreter:
             return lambda env: not operand(env)
         if isinstance(e, (ast.Comp, ast.Count, ast.Sum)):
             return self._compile_loop(e)
+        if isinstance(e, ast.Quant) and len(e.binders) == 1:
+            domain, name, body = c(e.binders[0].domain), e.binders[0].name, c(e.body)
+            if e.kind == "forall":
+                return lambda env: all(body({**env, name: x}) for x in domain(env))
+            return lambda env: any(body({**env, name: x}) for x in domain(env))
         if isinstance(e, ast.RecordLit):
             fields = [(name, c(value)) for name, value in e.fields]
             return lambda env: {name: f(env) for name, f in fields}
