@@ -4,6 +4,7 @@ change per rule, each rejected citing its clause."""
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -851,11 +852,14 @@ def test_every_combat_clause_has_an_illegal_case(spec: Spec) -> None:
         if p.name != "test_clauses.py"
     ]
     texts += [p.read_text() for p in (EXAMPLES / "illegal").glob("*.yaml")]
-    corpus = "\n".join(texts)
+    # (this test names the clauses itself: its own text does not count)
+    corpus = "\n".join(texts).replace(
+        inspect.getsource(test_every_combat_clause_has_an_illegal_case), ""
+    )
     wanted = [
         c.number
         for c in spec.clauses()
-        if (c.number.startswith("8.") or c.number in "2.1 9.1 9.2 9.4 9.5".split())
+        if (c.number.startswith("8.") or c.number in ("2.1", "9.1", "9.2", "9.4", "9.5"))
         and not c.informative
     ]
     missing = [

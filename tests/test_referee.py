@@ -539,6 +539,21 @@ def test_overlays_switched_off_and_on(tmp_path: Path, capsys: pytest.CaptureFixt
     assert code == 0 and v["printing"] == "gmt-later" and "E-road-once" in v["overlays"]
 
 
+def test_overlays_chosen_by_their_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's own command line: a file's name stands for every overlay it declares."""
+    options = ["--printing", "gmt-2011", "--overlay", "savarese-2014"]
+    code, v = judge(tmp_path, capsys, WEEKS, *options, "--no-overlay", "D-walk-into-overrun")
+    assert code == 1 and v["violations"][0]["index"] == 44  # the fight at Kiyosu is due
+    assert v["printing"] == "gmt-2011" and "D-walk-into-overrun" not in v["overlays"]
+    assert {"S-split", "S-disks", "E-road-once"} <= set(v["overlays"])
+    code, v = judge(tmp_path, capsys, WEEKS | {"no_overlays": ["decisions"]})
+    assert code == 1 and not [o for o in v["overlays"] if o.startswith("D-")]
+    code, v = judge(tmp_path, capsys, WEEKS, "--no-overlay", "savarese")
+    assert code == 2
+    assert v["errors"][0]["message"] == "unknown overlay 'savarese'"
+    assert v["errors"][0]["hint"] == "did you mean 'savarese-2014'?"
+
+
 ILLEGAL_EXAMPLES = sorted((EXAMPLES_DIR / "illegal").glob("*.yaml"))
 
 

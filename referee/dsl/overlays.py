@@ -38,15 +38,32 @@ def in_force(
     printing = choice.printing or base_printing(sym)
     if printing and printing not in sym.printings:
         raise _unknown(where(printing), "printing", printing, list(sym.printings))
-    for oid in choice.on + choice.off:
-        if oid not in sym.overlays:
-            raise _unknown(where(oid), "overlay", oid, list(sym.overlays))
+    groups = overlay_groups(sym)
+    wanted: dict[str, set[str]] = {"on": set(), "off": set()}
+    for key, names in (("on", choice.on), ("off", choice.off)):
+        for name in names:
+            if name in sym.overlays:
+                wanted[key].add(name)
+            elif name in groups:
+                wanted[key] |= set(groups[name])
+            else:
+                raise _unknown(where(name), "overlay", name, [*sym.overlays, *groups])
     chosen = []
     for o in sym.overlays.values():
-        on = printing in o.printings or bool(o.default) or o.id in choice.on
-        if on and o.id not in choice.off:
+        on = printing in o.printings or bool(o.default) or o.id in wanted["on"]
+        if on and o.id not in wanted["off"]:
             chosen.append(o)
     return printing, chosen
+
+
+def overlay_groups(sym: Symbols) -> dict[str, list[str]]:
+    """Overlays by the file that declares them (``savarese-2014``, ``decisions``, ...): a
+    group name stands for all of them in ``--overlay``, ``--no-overlay`` and a record."""
+    groups: dict[str, list[str]] = {}
+    for o in sym.overlays.values():
+        stem = o.span.file.rsplit("/", 1)[-1].removesuffix(".rules")
+        groups.setdefault(stem, []).append(o.id)
+    return groups
 
 
 def _unknown(where: Span, what: str, name: str, known: list[str]) -> RefereeError:
