@@ -64,3 +64,27 @@ def assert_illegal_at(
     first = v["violations"][0]
     assert (first["index"], first["cites"]) == (number, cites), first["message"]
     return first  # type: ignore[no-any-return]
+
+
+def position(
+    procedure: str, active: str, state: dict[str, Any], events: list[Any]
+) -> dict[str, Any]:
+    return {
+        "game": "sekigahara",
+        "position": {"procedure": procedure, "args": {"active": active}, "state": state},
+        "events": events,
+    }
+
+
+def move(by: str, start: str, *groups: tuple[list[str], list[str]]) -> dict[str, Any]:
+    return {
+        "move": {
+            "by": by,
+            "from": start,
+            "groups": [{"blocks": blocks, "path": path} for blocks, path in groups],
+        }
+    }
+
+
+def deploy(by: str, blocks: list[str], card: str | None = None, **more: Any) -> dict[str, Any]:
+    return {"deploy": {"by": by, **({"card": card} if card else {}), "blocks": blocks, **more}}

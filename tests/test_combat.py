@@ -23,7 +23,9 @@ from tests.referee_helpers import (
     assert_illegal_at,
     example,
     judge,
+    move,
     mutate,
+    position,
 )
 
 COMBAT = example("combat-example.yaml")
@@ -309,35 +311,27 @@ def test_illegal_combat_event(
 
 def battle_record(ishida_hand: list[str], events: list[dict[str, Any]]) -> dict[str, Any]:
     """Ishida moves two Ukita blocks from Kyoto into two Date blocks at Sawayama, and fights."""
-    return {
-        "game": "sekigahara",
-        "position": {
-            "within": [{"procedure": "game_turn", "step": "first_moves"}],
-            "procedure": "movement_phase",
-            "args": {"active": "ishida"},
-            "state": {
-                "first_player": "ishida",
-                "hand": {"ishida": ishida_hand, "tokugawa": ["date", "tokugawa"]},
-                "units_at": {
-                    "Kyoto": {"ishida": ["ukita-2", "ukita-3"]},
-                    "Sawayama": {"tokugawa": ["date-2", "date-3"]},
-                },
+    record = position(
+        "movement_phase",
+        "ishida",
+        {
+            "first_player": "ishida",
+            "hand": {"ishida": ishida_hand, "tokugawa": ["date", "tokugawa"]},
+            "units_at": {
+                "Kyoto": {"ishida": ["ukita-2", "ukita-3"]},
+                "Sawayama": {"tokugawa": ["date-2", "date-3"]},
             },
         },
-        "events": [
+        [
             {"movement": {"by": "ishida", "choice": "minimal"}},
-            {
-                "move": {
-                    "by": "ishida",
-                    "from": "Kyoto",
-                    "groups": [{"blocks": ["ukita-2", "ukita-3"], "path": ["Kyoto", "Sawayama"]}],
-                }
-            },
+            move("ishida", "Kyoto", (["ukita-2", "ukita-3"], ["Kyoto", "Sawayama"])),
             {"end_movement": {"by": "ishida"}},
             {"declare": {"by": "ishida", "at": "Sawayama"}},
             *copy.deepcopy(events),
         ],
-    }
+    )
+    record["position"]["within"] = [{"procedure": "game_turn", "step": "first_moves"}]
+    return record
 
 
 ATTACKER_LOSES = [

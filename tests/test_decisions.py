@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from referee.spec import Spec
-from tests.referee_helpers import example, judge, mutate
+from tests.referee_helpers import deploy, example, judge, move, mutate, position
 from tests.test_combat import ATTACKER_LOSES, COMBAT, SIEGE, battle_record, challenged_gun
 
 
@@ -19,30 +19,6 @@ def moving(active: str, state: dict[str, Any], events: list[dict[str, Any]]) -> 
         "position": {"procedure": "movement_phase", "args": {"active": active}, "state": state},
         "events": [{"movement": {"by": active, "choice": "minimal"}}, *events],
     }
-
-
-def position(
-    procedure: str, active: str, state: dict[str, Any], events: list[Any]
-) -> dict[str, Any]:
-    return {
-        "game": "sekigahara",
-        "position": {"procedure": procedure, "args": {"active": active}, "state": state},
-        "events": events,
-    }
-
-
-def move(by: str, start: str, *groups: tuple[list[str], list[str]]) -> dict[str, Any]:
-    return {
-        "move": {
-            "by": by,
-            "from": start,
-            "groups": [{"blocks": blocks, "path": path} for blocks, path in groups],
-        }
-    }
-
-
-def deploy(by: str, blocks: list[str], card: str | None = None, **more: Any) -> dict[str, Any]:
-    return {"deploy": {"by": by, **({"card": card} if card else {}), "blocks": blocks, **more}}
 
 
 def fight(

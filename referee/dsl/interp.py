@@ -8,7 +8,7 @@ numbers that decided it and the clause each number comes from.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -832,38 +832,30 @@ def _derived_definitions(sym: Symbols, pure: set[str]) -> set[str]:
     return {n for n in calls if n not in tainted and n not in pure}
 
 
-def _bound(node: Any) -> set[str]:
-    """The names a comprehension, a quantifier or an aggregate binds inside an expression."""
-    out: set[str] = set()
+def _nodes(node: Any) -> Iterator[Any]:
+    """Every expression and binder in an expression, the expression itself included."""
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, ast.Binder):
-            out.add(n.name)
+        yield n
         if isinstance(n, (ast.Expr, ast.Binder)):
-            var = getattr(n, "var", None)
-            if isinstance(var, str):
-                out.add(var)
             for v in vars(n).values():
                 if isinstance(v, list):
                     stack.extend(x for x in v if isinstance(x, (ast.Expr, ast.Binder)))
                 elif isinstance(v, (ast.Expr, ast.Binder)):
                     stack.append(v)
+
+
+def _bound(node: Any) -> set[str]:
+    """The names a comprehension, a quantifier or an aggregate binds inside an expression."""
+    out: set[str] = set()
+    for n in _nodes(node):
+        var = n.name if isinstance(n, ast.Binder) else getattr(n, "var", None)
+        if isinstance(var, str):
+            out.add(var)
     return out
 
 
 def _names(node: Any) -> set[str]:
     """Every name an expression refers to (variables, definitions, state)."""
-    out: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Name):
-            out.add(n.id)
-        if isinstance(n, (ast.Expr, ast.Binder)):
-            for v in vars(n).values():
-                if isinstance(v, list):
-                    stack.extend(x for x in v if isinstance(x, (ast.Expr, ast.Binder)))
-                elif isinstance(v, (ast.Expr, ast.Binder)):
-                    stack.append(v)
-    return out
+    return {n.id for n in _nodes(node) if isinstance(n, ast.Name)}
