@@ -134,7 +134,8 @@ class Interpreter:
     # when a list, every state cell written is noted in it (see replace_state)
     journal: list[tuple[str, Any]] | None = None
     # keyed by the node's or list's address, kept with it so the address is never reused
-    _code: dict[int, tuple[ast.Expr, Callable[[dict[str, Any]], Any]]] = field(default_factory=dict)
+    # (expressions and statements alike)
+    _code: dict[int, tuple[Any, Callable[[dict[str, Any]], Any]]] = field(default_factory=dict)
     _index: dict[int, tuple[Any, dict[Any, Any]]] = field(default_factory=dict)
 
     # ------------------------------------------------------------ entry points
@@ -189,7 +190,7 @@ class Interpreter:
     def _invoke(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
         if d.overlay or d.decisions:
             self._rely(d)
-        if self.trace is None:
+        if self.trace is None or self._depth > self.trace_depth:  # not traced here
             kept = self._kept_in
             if kept is None:
                 kept = self._kept_in = {n: True for n in self.derived()} | {
@@ -587,8 +588,46 @@ class Interpreter:
     # ------------------------------------------------------------ statements
     def run(self, stmts: list[ast.Stmt], env: dict[str, Any]) -> None:
         """Run statements; a failed ``check`` raises CheckFailed."""
+        code = self._code
         for st in stmts:
-            self._stmt(st, env)
+            entry = code.get(id(st))
+            if entry is None:
+                entry = code[id(st)] = (st, self._compile_stmt(st))
+            entry[1](env)
+
+    def _compile_stmt(self, st: ast.Stmt) -> Callable[[dict[str, Any]], Any]:
+        """A closure for the common statements; the rest are run by ``_stmt``."""
+        if (
+            isinstance(st, ast.SetStmt)
+            and isinstance(st.target, ast.Call)
+            and isinstance(st.target.func, ast.Name)
+        ):
+            d = self.sym.values[st.target.func.id]
+            assert isinstance(d, ast.StateDecl)
+            value_f, args_f = self.compiled(st.value), self._compile_args(st.target.args)
+            read, write, op = self.read_state, self.write_state, st.op
+
+            def set_cell(env: dict[str, Any]) -> None:
+                value, key = value_f(env), args_f(env)
+                if op == "+=":
+                    value = read(d, key) + value
+                elif op == "-=":
+                    value = read(d, key) - value
+                write(d, key, value)
+
+            return set_cell
+        if isinstance(st, ast.IfStmt):
+            cond, then, orelse, run = self.compiled(st.cond), st.then, st.orelse, self.run
+            return lambda env: run(then if cond(env) else orelse, env)
+        if isinstance(st, ast.ForStmt):
+            domain, var, body, run = self.compiled(st.domain), st.var, st.body, self.run
+
+            def loop(env: dict[str, Any]) -> None:
+                for x in domain(env):
+                    run(body, {**env, var: x})
+
+            return loop
+        return lambda env: self._stmt(st, env)
 
     def _stmt(self, st: ast.Stmt, env: dict[str, Any]) -> None:  # noqa: C901 - one case a node
         if isinstance(st, ast.SetStmt):
@@ -646,11 +685,12 @@ class Interpreter:
             self.write_state(d, tuple(self.eval(a, env) for a in target.args), value)
 
     def check(self, st: ast.CheckStmt, env: dict[str, Any]) -> None:
-        dropper = self.sym.dropped.get(str(st.ref))
+        ref = str(st.ref)
+        dropper = self.sym.dropped.get(ref)
         if dropper is not None:  # an overlay in force has dropped this condition
             self.relied.add(dropper)
             return
-        req = self.sym.labels.get(str(st.ref))
+        req = self.sym.labels.get(ref)
         assert req is not None, st.ref
         assert isinstance(req, ast.Require)
         if req.overlay or req.decisions:
@@ -664,7 +704,7 @@ class Interpreter:
             args = {p.name: v for p, v in zip(req.params, values, strict=True)}
         if self.eval(req.cond, dict(args)):
             return
-        for cond, oid in self.sym.exceptions.get(str(st.ref), []):
+        for cond, oid in self.sym.exceptions.get(ref, []):
             if self.eval(cond, dict(args)):  # an overlay in force makes an exception here
                 self.relied.add(oid)
                 return
