@@ -70,6 +70,9 @@ class CheckFailed(Exception):
         self.bound = args
 
 
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
 def key_of(v: Any) -> Any:
     """A hashable stand-in for a value: records by their name or id."""
     t = type(v)
@@ -85,7 +88,7 @@ def key_of(v: Any) -> Any:
         # its address, which a later value may reuse
         return tuple((k, key_of(x)) for k, x in v.items())
     if t is tuple or t is list:
-        return tuple(map(key_of, v))
+        return tuple([x if type(x) in _PLAIN else key_of(x) for x in v])
     if isinstance(v, dict):
         return key_of(dict(v))
     if isinstance(v, (tuple, list)):
@@ -627,6 +630,21 @@ class Interpreter:
                     run(body, {**env, var: x})
 
             return loop
+        if isinstance(st, ast.CheckStmt):
+            check = self.check
+            return lambda env: check(st, env)
+        if isinstance(st, ast.DoStmt) and isinstance(self.sym.actions.get(st.name), ast.Routine):
+            callee = self.sym.actions[st.name]
+            assert isinstance(callee, ast.Routine)
+            args_f, names = self._compile_args(st.args), [p.name for p in callee.params]
+            body, run, rely = callee.body, self.run, bool(callee.decisions or callee.overlay)
+
+            def call(env: dict[str, Any]) -> None:
+                if rely:
+                    self._rely(callee)
+                run(body, dict(zip(names, args_f(env), strict=True)))
+
+            return call
         return lambda env: self._stmt(st, env)
 
     def _stmt(self, st: ast.Stmt, env: dict[str, Any]) -> None:  # noqa: C901 - one case a node
