@@ -550,6 +550,9 @@ class Interpreter:
         """``data places["A"]``: the item of a collection with that name or id."""
         entry = self._index.get(id(items))
         if entry is None:
+            if not any(items is c for c in self.components.values()):
+                # a list made on the way: looked through, not indexed (nor kept)
+                return next((i for i in items if key_of(i) == name), None)
             entry = self._index[id(items)] = (items, {key_of(i): i for i in items})
         return entry[1].get(name)
 
