@@ -4,7 +4,8 @@ Figures are printed, never asserted. Run: python benchmarks/run.py [--games N]
 
 - spec load: parse and check every .rules file and load the components (cold, then from
   the disk cache, then from the process cache);
-- play: N whole random games (`referee play --seed 0..N-1`, the fixed set), games a second;
+- play: N whole random games (`referee play --seed 0 --games N`, the fixed set), games a
+  second on every core, and the time for one game in one process;
 - judging: the same N games, written as records and checked as `referee check` does:
   events judged a second, the median and worst time for one whole game;
 - overhead: judging time against the time merely to read the same records from YAML
@@ -32,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.data.source import load_document  # noqa: E402
 from referee.dsl.overlays import Choice  # noqa: E402
-from referee.engine.play import as_yaml, play  # noqa: E402
+from referee.engine.play import as_yaml, play, play_many  # noqa: E402
 from referee.engine.replay import check_record  # noqa: E402
 from referee.spec import _CACHE, Spec, load_spec  # noqa: E402
 from referee.verify.prover import prove  # noqa: E402
@@ -62,19 +63,24 @@ def spec_load() -> Spec:
 
 def generate(spec: Spec, n: int, folder: Path) -> list[Path]:
     t0 = time.perf_counter()
-    paths, events, unfinished = [], 0, 0
-    for seed in range(n):
-        game = play(spec, seed)
-        events += len(game.events)
-        unfinished += game.stopped != "the game is over"
+    games = play_many(spec, list(range(n)))
+    elapsed = time.perf_counter() - t0
+    events = sum(len(g.events) for g in games)
+    unfinished = sum(g.stopped != "the game is over" for g in games)
+    print(
+        f"play: {n} whole games ({events} events, {unfinished} unfinished) on {os.cpu_count()}"
+        f" core(s) in {elapsed:.1f} s: {n / elapsed:.2f} games/s"
+    )
+    k = min(n, 20)
+    t0 = time.perf_counter()
+    for seed in range(k):
+        play(spec, seed)
+    print(f"play in one process: {(time.perf_counter() - t0) / k * 1000:.0f} ms a game")
+    paths = []
+    for seed, game in enumerate(games):
         path = folder / f"game-{seed:04}.yaml"
         path.write_text(as_yaml(game.record(spec, seed)))
         paths.append(path)
-    elapsed = time.perf_counter() - t0
-    print(
-        f"play: {n} whole games ({events} events, {unfinished} unfinished) in {elapsed:.1f} s:"
-        f" {n / elapsed:.2f} games/s, {elapsed / n * 1000:.0f} ms a game"
-    )
     return paths
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -20,7 +21,7 @@ from referee.dsl.overlays import Choice, apply, in_force
 from referee.engine.batch import check_many, expand, render_summary, summary
 from referee.engine.compare import compare
 from referee.engine.compare import render as render_comparison
-from referee.engine.play import as_yaml, play
+from referee.engine.play import as_yaml, play, play_many
 from referee.engine.replay import check_record, render
 from referee.errors import Problem, RefereeError, Span
 from referee.explain import (
@@ -118,6 +119,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
     p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
     p.add_argument("--format", choices=("yaml", "json"), default="yaml", help="output format")
+    p.add_argument(
+        "--games", type=int, default=1, metavar="N", help="N games, seeds SEED to SEED+N-1"
+    )
+    p.add_argument(
+        "--out", type=Path, metavar="DIR", help="write each game to DIR/game-SEED.yaml (or .json)"
+    )
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("prove", help="prove the spec's properties with z3")
@@ -222,12 +229,38 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     spec = _load(args)
     until = args.until or (f"week > {args.weeks}" if args.weeks is not None else "")
-    record = play(spec, args.seed, until).record(spec, args.seed)
-    if args.format == "json":
-        print(json.dumps(record, indent=2, ensure_ascii=False))
-    else:
-        print(as_yaml(record), end="")
+    if args.games < 1 or (args.games > 1 and args.out is None):
+        print(
+            "referee play: --games N needs N >= 1, and --out DIR for more than one game",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    if args.out is None:
+        record = play(spec, args.seed, until).record(spec, args.seed)
+        print(_as_text(record, args.format), end="")
+        return EXIT_OK
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        print(f"referee play: cannot write to {args.out}: {err.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    seeds = list(range(args.seed, args.seed + args.games))
+    games = play_many(spec, seeds, until, progress=sys.stderr.isatty() and len(seeds) > 1)
+    for seed, game in zip(seeds, games, strict=True):
+        path = args.out / f"game-{seed:04}.{args.format}"
+        path.write_text(_as_text(game.record(spec, seed), args.format))
+    stopped = Counter(g.stopped for g in games)
+    print(
+        f"{len(games)} game(s), {sum(len(g.events) for g in games)} events, written to"
+        f" {args.out}: " + "; ".join(f"{n} {why}" for why, n in sorted(stopped.items()))
+    )
     return EXIT_OK
+
+
+def _as_text(record: dict[str, Any], form: str) -> str:
+    if form == "json":
+        return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    return as_yaml(record)
 
 
 def cmd_prove(args: argparse.Namespace) -> int:

@@ -23,11 +23,13 @@ def test_a_kept_value_follows_the_cells_it_read(spec: Spec) -> None:
     assert rules.call("present", "Kyoto") == ("ishida",)
     rules.write_state(units_at, ("Kyoto", "tokugawa"), (ukita,))
     assert rules.call("contested", "Kyoto") is True
-    saved = {k: dict(v) if isinstance(v, dict) else v for k, v in rules.state.items()}
+    rules.journal = []  # as `referee play` does before it tries a proposal
     rules.write_state(units_at, ("Kyoto", "tokugawa"), ())
+    rules.write_state(units_at, ("Osaka", "ishida"), (ukita,))
     assert rules.call("contested", "Kyoto") is False
-    rules.replace_state(saved)  # as `referee play` does after a proposal the rules refuse
+    rules.undo()  # the rules refused it
     assert rules.call("contested", "Kyoto") is True
+    assert ("Osaka", "ishida") not in rules.state["units_at"]
     rules.write_state(units_at, ("Osaka", "tokugawa"), (ukita,))  # another cell: kept
     assert ("contested", ("Kyoto",)) in rules._derived
 

@@ -346,3 +346,21 @@ def test_a_deployment_with_a_card_of_another_mon_is_rejected(
                     return
             assert ref.judge(Event(i + 1, action, dict(args), ("events", i, action))) == []
     pytest.fail("no random game offered a deployment to spoil")
+
+
+def test_many_games_on_every_core(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--games N --out DIR`: the same games as one seed at a time, written as records."""
+    out = tmp_path / "games"
+    assert main(["play", "--seed", "3", "--games", "8", "--weeks", "1", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.startswith("8 game(s), ")
+    files = sorted(p.name for p in out.iterdir())
+    assert files == [f"game-{seed:04}.yaml" for seed in range(3, 11)]
+    assert main(["play", "--seed", "5", "--weeks", "1"]) == 0
+    assert (out / "game-0005.yaml").read_text() == capsys.readouterr().out
+    assert main(["check", str(out)]) == 0
+    assert "8 records: 8 legal, 0 illegal, 0 bad input" in capsys.readouterr().out
+
+
+def test_many_games_need_a_folder(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--games", "3"]) == 2
+    assert "--out DIR" in capsys.readouterr().err

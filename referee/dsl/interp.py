@@ -134,8 +134,9 @@ class Interpreter:
     )
     _readers: dict[tuple[str, Any], set[tuple[Any, ...]]] = field(default_factory=dict)
     _reading: list[tuple[set[Any], set[str]]] = field(default_factory=list)
-    # when a list, every state cell written is noted in it (see replace_state)
-    journal: list[tuple[str, Any]] | None = None
+    # when a list, every state write is noted in it with the value it replaced, so that
+    # ``undo`` can put the state back as it was when the list was started
+    journal: list[tuple[str, Any, bool, Any]] | None = None
     # keyed by the node's or list's address, kept with it so the address is never reused
     # (expressions and statements alike)
     _code: dict[int, tuple[Any, Callable[[dict[str, Any]], Any]]] = field(default_factory=dict)
@@ -249,27 +250,6 @@ class Interpreter:
         """A state cell changed: forget every kept value that read it."""
         for key in self._readers.pop(cell, ()):
             self._derived.pop(key, None)
-
-    def replace_state(self, state: dict[str, Any]) -> None:
-        """Put a whole state back (a saved copy); forget what read the cells that differ:
-        those the journal noted since the copy was made, or, with no journal, every one
-        that differs."""
-        old, self.state = self.state, state
-        if self.journal is not None:
-            for cell in self.journal:
-                self._written(cell)
-            self.journal.clear()
-            return
-        for name in old.keys() | state.keys():
-            a, b = old.get(name), state.get(name)
-            if isinstance(a, dict) or isinstance(b, dict):
-                a = a if isinstance(a, dict) else {}
-                b = b if isinstance(b, dict) else {}
-                for k in a.keys() | b.keys():
-                    if a.get(k) is not b.get(k):
-                        self._written((name, k))
-            elif a is not b:
-                self._written((name, None))
 
     def _invoke_uncached(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
         self._depth += 1
@@ -577,19 +557,29 @@ class Interpreter:
 
     def write_state(self, d: ast.StateDecl, args: tuple[Any, ...], value: Any) -> None:
         k = key_of(args) if d.params else None
-        if d.params:
-            table = self.state.setdefault(d.name, {})
-            if k in table and table[k] == value:
-                return  # no change: nothing that read it is forgotten
-            table[k] = value
-        else:
-            if d.name in self.state and self.state[d.name] == value:
-                return
-            self.state[d.name] = value
+        table: dict[Any, Any] = self.state.setdefault(d.name, {}) if d.params else self.state
+        key = k if d.params else d.name
+        had = key in table
+        if had and table[key] == value:
+            return  # no change: nothing that read it is forgotten
+        if self.journal is not None:
+            self.journal.append((d.name, k, had, table.get(key)))
+        table[key] = value
         if self._readers:
             self._written((d.name, k))
-        if self.journal is not None:
-            self.journal.append((d.name, k))
+
+    def undo(self) -> None:
+        """Put back every state cell written since the journal was started, and forget the
+        kept values that read them."""
+        journal, self.journal = self.journal or [], None
+        for name, k, had, old in reversed(journal):
+            table: dict[Any, Any] = self.state[name] if k is not None else self.state
+            key = k if k is not None else name
+            if had:
+                table[key] = old
+            else:
+                table.pop(key, None)
+            self._written((name, k))
 
     # ------------------------------------------------------------ statements
     def run(self, stmts: list[ast.Stmt], env: dict[str, Any]) -> None:

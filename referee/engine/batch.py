@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from referee.dsl.overlays import Choice
 from referee.engine.replay import Verdict, check_record, render
@@ -16,6 +17,8 @@ from referee.errors import RefereeError
 from referee.spec import Spec
 
 SUFFIXES = (".yaml", ".yml", ".json")
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass
@@ -80,26 +83,37 @@ def check_many(
     spec: Spec, paths: list[Path], choice: Choice, keep_going: bool, progress: bool
 ) -> list[Result]:
     """Judge every record; several processes when there are many. Results in the given order."""
-    workers = min(os.cpu_count() or 1, len(paths))
-    if workers < 2 or len(paths) < 8:
-        _init(spec, choice, keep_going)
-        return [_tick(_one(p), i, len(paths), progress) for i, p in enumerate(paths)]
-    with ProcessPoolExecutor(
-        workers, initializer=_init, initargs=(spec, choice, keep_going)
-    ) as pool:
+    return on_every_core(_one, paths, _init, (spec, choice, keep_going), progress, "records")
+
+
+def on_every_core(
+    work: Callable[[T], R],
+    items: list[T],
+    setup: Callable[..., None],
+    args: tuple[Any, ...],
+    progress: bool,
+    what: str,
+) -> list[R]:
+    """``work`` on every item, in a process per core when there are many (each process
+    ``setup(*args)`` first); the results in the items' order, with a progress bar if asked."""
+    workers = min(os.cpu_count() or 1, len(items))
+    if workers < 2 or len(items) < 8:
+        setup(*args)
+        return [_tick(work(x), i, len(items), progress, what) for i, x in enumerate(items)]
+    with ProcessPoolExecutor(workers, initializer=setup, initargs=args) as pool:
         return [
-            _tick(r, i, len(paths), progress)
+            _tick(r, i, len(items), progress, what)
             for i, r in enumerate(
-                pool.map(_one, paths, chunksize=max(1, len(paths) // (workers * 8)))
+                pool.map(work, items, chunksize=max(1, len(items) // (workers * 8)))
             )
         ]
 
 
-def _tick(result: Result, i: int, total: int, progress: bool) -> Result:
+def _tick(result: R, i: int, total: int, progress: bool, what: str) -> R:
     if progress:
         done = i + 1
         bar = "#" * (30 * done // total)
-        sys.stderr.write(f"\r[{bar:<30}] {done}/{total} records")
+        sys.stderr.write(f"\r[{bar:<30}] {done}/{total} {what}")
         if done == total:
             sys.stderr.write("\n")
         sys.stderr.flush()

@@ -85,16 +85,14 @@ class Player:
                     out.append((allow.name, by, raw(args)))
         return out
 
-    def snapshot(self) -> tuple[dict[str, Any], list[Frame]]:
-        self.ref.interp.journal = []  # restore forgets only what the cells written read
-        state = {k: dict(v) if isinstance(v, dict) else v for k, v in self.ref.interp.state.items()}
-        return state, [_frame_copy(f) for f in self.ref.machine.frames]
+    def snapshot(self) -> list[Frame]:
+        """From here the interpreter notes every state write; the frames are copied."""
+        self.ref.interp.journal = []
+        return [_frame_copy(f) for f in self.ref.machine.frames]
 
-    def restore(self, snap: tuple[dict[str, Any], list[Frame]]) -> None:
-        state, frames = snap
-        self.ref.interp.replace_state(
-            {k: dict(v) if isinstance(v, dict) else v for k, v in state.items()}
-        )
+    def restore(self, frames: list[Frame]) -> None:
+        """The position as it was at the snapshot."""
+        self.ref.interp.undo()
         self.ref.machine.frames = [_frame_copy(f) for f in frames]
         if self.ref.machine.top is not None:
             self.ref.interp.frame = self.ref.machine.top.vars
@@ -114,6 +112,7 @@ class Player:
             except RefereeError:
                 violations = ["bad"]  # type: ignore[list-item]
             if not violations:
+                self.ref.interp.journal = None
                 return event
             self.restore(snap)
         return None
@@ -161,3 +160,30 @@ def play(spec: Spec, seed: int, until: str = "", choice: Choice | None = None) -
         raise fail(Span("<--until>", 1, 1), f"unknown name {err} in --until") from None
     finally:
         player.ref.release()
+
+
+_PLAYING: tuple[Spec, str, Choice | None] | None = None
+
+
+def _setup(spec: Spec, until: str, choice: Choice | None) -> None:
+    global _PLAYING
+    _PLAYING = (spec, until, choice)
+
+
+def _play_seed(seed: int) -> Game:
+    assert _PLAYING is not None
+    spec, until, choice = _PLAYING
+    return play(spec, seed, until, choice)
+
+
+def play_many(
+    spec: Spec,
+    seeds: list[int],
+    until: str = "",
+    choice: Choice | None = None,
+    progress: bool = False,
+) -> list[Game]:
+    """One game a seed, on every core; the games in the seeds' order."""
+    from referee.engine.batch import on_every_core
+
+    return on_every_core(_play_seed, seeds, _setup, (spec, until, choice), progress, "games")
