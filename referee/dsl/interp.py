@@ -73,6 +73,14 @@ class CheckFailed(Exception):
 _PLAIN = frozenset({str, int, bool, type(None)})
 
 
+def args_key(args: tuple[Any, ...]) -> Any:
+    """``key_of(args)``, without building a new tuple when the arguments are plain values."""
+    for a in args:
+        if type(a) not in _PLAIN:
+            return key_of(args)
+    return args
+
+
 def key_of(v: Any) -> Any:
     """A hashable stand-in for a value: records by their name or id."""
     t = type(v)
@@ -214,7 +222,7 @@ class Interpreter:
         """A kept value (pure definitions: for good; others: until a cell they read is
         written), with the overlays its computation relied on, which a reuse relies on too."""
         try:
-            key = (d.name, key_of(args))
+            key = (d.name, args_key(args))
             kept = store.get(key)
         except TypeError:  # an argument that cannot be a key
             return self._invoke_uncached(d, args)
@@ -547,7 +555,7 @@ class Interpreter:
                 self.state[d.name] = self.eval(d.value, {})
             return self.state[d.name]
         table = self.state.setdefault(d.name, {})
-        k = key_of(args)
+        k = args_key(args)
         if self._reading:
             self._reading[-1][0].add((d.name, k))
         if k not in table:
@@ -556,7 +564,7 @@ class Interpreter:
         return table[k]
 
     def write_state(self, d: ast.StateDecl, args: tuple[Any, ...], value: Any) -> None:
-        k = key_of(args) if d.params else None
+        k = args_key(args) if d.params else None
         table: dict[Any, Any] = self.state.setdefault(d.name, {}) if d.params else self.state
         key = k if d.params else d.name
         had = key in table

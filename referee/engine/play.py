@@ -81,9 +81,11 @@ class Player:
                 continue
             for by in [actor] if actor is not None else self.players:
                 self.ref.interp.frame = frame.vars
-                for args in self.ref.interp.eval(allow.propose, {"by": by}):
-                    out.append((allow.name, by, raw(args)))
-        return out
+                out += [
+                    (allow.name, by, args)
+                    for args in self.ref.interp.eval(allow.propose, {"by": by})
+                ]
+        return out  # the arguments as values: written as a record only when tried
 
     def snapshot(self) -> list[Frame]:
         """From here the interpreter notes every state write; the frames are copied."""
@@ -101,8 +103,9 @@ class Player:
         """Play one legal event, or None if no proposal is legal here."""
         cands = self.candidates()
         self.rng.shuffle(cands)
-        for action, by, args in cands:
+        for action, by, values in cands:
             snap = self.snapshot()
+            args = raw(values)
             event = {action: {"by": by, **args} if by is not None else args}
             index = len(self.events) + 1
             try:
