@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from referee.cli import main
-from referee.engine.play import Player, play
+from referee.engine.play import Player, play, raw
 from referee.engine.record import Event
 from referee.spec import Spec, load_spec
 from tests.referee_helpers import assert_illegal_at, judge
@@ -212,15 +212,27 @@ def test_judging_an_event_twice_is_the_same(spec: Spec) -> None:
     """The generator tries events on a copy of the position: trying must not change it."""
     player = Player(spec, 4)
     player.events = []
+
+    def cells() -> dict[tuple[str, Any], Any]:
+        state = player.ref.interp.state
+        return {
+            (name, k): x
+            for name, v in state.items()
+            for k, x in (v.items() if isinstance(v, dict) else [(None, v)])
+        }
+
     for _ in range(30):
+        saved = cells()
         before = player.snapshot()
         cands = player.candidates()
         if not cands:
             break
-        action, by, args = cands[0]
-        player.ref.judge(Event(1, action, {"by": by, **args}, ("events", 0, action)))
+        action, by, values = cands[0]
+        player.ref.judge(Event(1, action, {"by": by, **raw(values)}, ("events", 0, action)))
         player.restore(before)
-        assert player.snapshot()[0] == before[0]
+        after = cells()
+        # every cell is back; a cell read for the first time holds its default
+        assert {c: after[c] for c in saved} == saved
         event = player.step()
         assert event is not None
         player.events.append(event)
@@ -240,16 +252,10 @@ class GameMachine(RuleBasedStateMachine):
             return
         cands = self.player.candidates()
         for offset in range(len(cands)):  # the first legal candidate from hypothesis's pick on
-            action, by, args = cands[(pick + offset) % len(cands)]
-            snap = self.player.snapshot()
-            event = {"by": by, **args} if by is not None else args
-            index = len(self.player.events) + 1
-            if not self.player.ref.judge(
-                Event(index, action, dict(event), ("events", index - 1, action))
-            ):
-                self.player.events.append({action: event})
+            event = self.player.attempt(*cands[(pick + offset) % len(cands)])
+            if event is not None:
+                self.player.events.append(event)
                 return
-            self.player.restore(snap)
         raise AssertionError(f"no legal proposal at {self.player.ref.machine.top.where()}")  # type: ignore[union-attr]
 
     @invariant()

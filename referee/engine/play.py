@@ -103,21 +103,29 @@ class Player:
         """Play one legal event, or None if no proposal is legal here."""
         cands = self.candidates()
         self.rng.shuffle(cands)
-        for action, by, values in cands:
-            snap = self.snapshot()
-            args = raw(values)
-            event = {action: {"by": by, **args} if by is not None else args}
-            index = len(self.events) + 1
-            try:
-                violations = self.ref.judge(
-                    Event(index, action, dict(event[action]), ("events", index - 1, action))
-                )
-            except RefereeError:
-                violations = ["bad"]  # type: ignore[list-item]
-            if not violations:
-                self.ref.interp.journal = None
+        for cand in cands:
+            event = self.attempt(*cand)
+            if event is not None:
                 return event
-            self.restore(snap)
+        return None
+
+    def attempt(self, action: str, by: Any, values: dict[str, Any]) -> dict[str, Any] | None:
+        """Try one proposal against the rules: the event if it is legal (the game goes on
+        from it), else None (the position is as it was)."""
+        snap = self.snapshot()
+        args = raw(values)
+        event = {action: {"by": by, **args} if by is not None else args}
+        index = len(self.events) + 1
+        try:
+            violations = self.ref.judge(
+                Event(index, action, dict(event[action]), ("events", index - 1, action))
+            )
+        except RefereeError:
+            violations = ["bad"]  # type: ignore[list-item]
+        if not violations:
+            self.ref.interp.journal = None
+            return event
+        self.restore(snap)
         return None
 
     def play(self, until: ast.Expr | None = None, limit: int = MAX_EVENTS) -> Game:
