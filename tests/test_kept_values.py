@@ -3,9 +3,15 @@ as soon as a state cell it read is written or put back."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import pytest
+
 from referee.dsl.interp import Interpreter
 from referee.dsl.overlays import apply
 from referee.spec import Spec
+from tests.referee_helpers import EXAMPLES
 
 
 def interpreter(spec: Spec, *overlays: str) -> Interpreter:
@@ -41,3 +47,30 @@ def test_a_kept_value_still_names_the_overlays_it_relied_on(spec: Spec) -> None:
     rules.relied = set()  # as each event starts afresh
     assert rules.call("castles_held", "ishida") == 4  # castle_controller of Ueda kept
     assert "D-disk-control" in rules.relied
+
+
+def test_kept_values_change_no_verdict(
+    spec: Spec, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every example, legal and illegal, and three random games, judged with values kept and
+    with nothing kept: the same verdicts, to the message, the numbers and the overlays."""
+    from referee.dsl.overlays import Choice
+    from referee.engine.play import as_yaml, play
+    from referee.engine.replay import check_record
+
+    paths = sorted(EXAMPLES.glob("*.yaml")) + sorted((EXAMPLES / "illegal").glob("*.yaml"))
+    for seed in (1, 2, 3):
+        path = tmp_path / f"game-{seed}.yaml"
+        path.write_text(as_yaml(play(spec, seed).record(spec, seed)))
+        paths.append(path)
+
+    def verdicts() -> list[dict[str, Any]]:
+        return [check_record(spec, p, Choice()).as_json() for p in paths]
+
+    kept = verdicts()
+    fresh = Spec(spec.game_dir, spec.modules, spec.sym, spec.components, spec.sources)
+    spec = fresh  # no interpreter given back by the first pass
+    monkeypatch.setattr(Interpreter, "derived", lambda self: set())
+    monkeypatch.setattr(Interpreter, "pure", lambda self: set())
+    assert verdicts() == kept
+    assert sum(not v["legal"] for v in kept) == len(list((EXAMPLES / "illegal").glob("*.yaml")))

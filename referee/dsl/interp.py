@@ -144,7 +144,9 @@ class Interpreter:
     _reading: list[tuple[set[Any], set[str]]] = field(default_factory=list)
     # when a list, every state write is noted in it with the value it replaced, so that
     # ``undo`` can put the state back as it was when the list was started
-    journal: list[tuple[str, Any, bool, Any]] | None = None
+    journal: list[tuple[str, Any, bool, Any, frozenset[str] | None]] | None = None
+    # state cells still holding a default whose computation relied on overlays
+    _defaulted: dict[tuple[str, Any], frozenset[str]] = field(default_factory=dict)
     # keyed by the node's or list's address, kept with it so the address is never reused
     # (expressions and statements alike)
     _code: dict[int, tuple[Any, Callable[[dict[str, Any]], Any]]] = field(default_factory=dict)
@@ -252,7 +254,7 @@ class Interpreter:
         self.on_procedure, self.lenient, self.trace, self.journal = None, None, None, None
         self.relied = set()
         self.trace_depth, self._depth = 1_000_000, 0
-        self._derived, self._readers, self._reading = {}, {}, []
+        self._derived, self._readers, self._reading, self._defaulted = {}, {}, [], {}
 
     def _written(self, cell: tuple[str, Any]) -> None:
         """A state cell changed: forget every kept value that read it."""
@@ -548,20 +550,37 @@ class Interpreter:
     def read_state(self, d: ast.StateDecl, args: tuple[Any, ...]) -> Any:
         if d.decisions:
             self._rely(d)
-        if not d.params:
-            if self._reading:
-                self._reading[-1][0].add((d.name, None))
-            if d.name not in self.state:
-                self.state[d.name] = self.eval(d.value, {})
-            return self.state[d.name]
-        table = self.state.setdefault(d.name, {})
-        k = args_key(args)
+        table: dict[Any, Any] = self.state.setdefault(d.name, {}) if d.params else self.state
+        k = args_key(args) if d.params else None
+        key = k if d.params else d.name
         if self._reading:
             self._reading[-1][0].add((d.name, k))
-        if k not in table:
-            env = {p.name: a for p, a in zip(d.params, args, strict=True)}
-            table[k] = self.eval(d.value, env)
-        return table[k]
+        if key not in table:
+            table[key] = self._default(d, args, (d.name, k))
+        elif self._defaulted:
+            relied = self._defaulted.get((d.name, k))
+            if relied:  # a default still in place: what computed it is relied on again
+                self.relied |= relied
+                if self._reading:
+                    self._reading[-1][1].update(relied)
+        return table[key]
+
+    def _default(self, d: ast.StateDecl, args: tuple[Any, ...], cell: tuple[str, Any]) -> Any:
+        """A state cell's value before anything is written to it. The overlays its rule
+        relied on are remembered: every later read relies on them too, whenever the default
+        happened to be computed."""
+        env = {p.name: a for p, a in zip(d.params, args, strict=True)}
+        reading: tuple[set[Any], set[str]] = (set(), set())
+        self._reading.append(reading)
+        try:
+            value = self.eval(d.value, env)
+        finally:
+            self._reading.pop()
+        if reading[1]:
+            self._defaulted[cell] = frozenset(reading[1])
+            if self._reading:
+                self._reading[-1][1].update(reading[1])
+        return value
 
     def write_state(self, d: ast.StateDecl, args: tuple[Any, ...], value: Any) -> None:
         k = args_key(args) if d.params else None
@@ -570,8 +589,9 @@ class Interpreter:
         had = key in table
         if had and table[key] == value:
             return  # no change: nothing that read it is forgotten
+        defaulted = self._defaulted.pop((d.name, k), None) if self._defaulted else None
         if self.journal is not None:
-            self.journal.append((d.name, k, had, table.get(key)))
+            self.journal.append((d.name, k, had, table.get(key), defaulted))
         table[key] = value
         if self._readers:
             self._written((d.name, k))
@@ -580,13 +600,15 @@ class Interpreter:
         """Put back every state cell written since the journal was started, and forget the
         kept values that read them."""
         journal, self.journal = self.journal or [], None
-        for name, k, had, old in reversed(journal):
+        for name, k, had, old, defaulted in reversed(journal):
             table: dict[Any, Any] = self.state[name] if k is not None else self.state
             key = k if k is not None else name
             if had:
                 table[key] = old
             else:
                 table.pop(key, None)
+            if defaulted:
+                self._defaulted[(name, k)] = defaulted
             self._written((name, k))
 
     # ------------------------------------------------------------ statements
