@@ -599,15 +599,7 @@ def test_a_special_attack_recorded_without_its_bonus(
 def test_a_defector_makes_no_special_attack(spec: Spec, tmp_path: Path) -> None:
     """8.6.2 (and D-defector-impact): the Mori gun, deployed with swords for 6 (1 mon, 1 Mori,
     4 special), is challenged and cannot be refuted: Ishida loses the 6, Tokugawa gains 2."""
-    record = mutate(COMBAT, lambda ev: ev.__delitem__(slice(8, None)))
-    record["position"]["state"]["hand"]["ishida"] = [
-        "ukita-double",
-        "uesugi",
-        "mori-swords",
-        "ukita",
-    ]
-    record["position"]["state"]["hand"]["tokugawa"].append("tokugawa-loyalty")
-    record["events"].append({"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty"}})
+    record = challenged_gun()
     ref = replay_legal(spec, tmp_path, record)
     assert (state(ref, "impact", "ishida"), state(ref, "impact", "tokugawa")) == (13 - 6, 8 + 2)
     assert [f["id"] for f in state(ref, "in_battle", "tokugawa")][-1] == "mori-gun"
@@ -694,7 +686,9 @@ def test_a_special_attack_in_parts(tmp_path: Path, capsys: pytest.CaptureFixture
     )
 
 
-def challenged_gun(impact: int) -> dict[str, Any]:
+def challenged_gun(impact: int | None = None) -> dict[str, Any]:
+    """The combat example up to the Mori gun (6 Impact, 4 of it special), challenged with no
+    Mori card left to refute it; ``impact``, if given, the Impact the record moves."""
     record = mutate(COMBAT, lambda ev: ev.__delitem__(slice(8, None)))
     record["position"]["state"]["hand"]["ishida"] = [
         "ukita-double",
@@ -703,7 +697,9 @@ def challenged_gun(impact: int) -> dict[str, Any]:
         "ukita",
     ]
     record["position"]["state"]["hand"]["tokugawa"].append("tokugawa-loyalty")
-    challenge = {"by": "tokugawa", "card": "tokugawa-loyalty", "impact": impact}
+    challenge: dict[str, Any] = {"by": "tokugawa", "card": "tokugawa-loyalty"}
+    if impact is not None:
+        challenge["impact"] = impact
     record["events"].append({"challenge": challenge})
     return record
 

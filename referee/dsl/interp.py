@@ -875,15 +875,23 @@ def _pure_definitions(sym: Symbols) -> set[str]:
             reads[name] = _names(d.body)
         elif isinstance(d, ast.TableDecl):
             reads[name] = set().union(*(_names(r.value) for r in d.rows)) if d.rows else set()
-    impure = {n for n, d in sym.values.items() if isinstance(d, (ast.StateDecl, ast.Extern))}
+    impure = _spread(
+        {n for n, d in sym.values.items() if isinstance(d, (ast.StateDecl, ast.Extern))}, reads
+    )
+    return {n for n in reads if n not in impure}
+
+
+def _spread(marked: set[str], uses: dict[str, set[str]]) -> set[str]:
+    """The marked names and, again and again, every name that uses a marked one."""
+    marked = set(marked)
     changed = True
     while changed:
         changed = False
-        for name, used in reads.items():
-            if name not in impure and used & impure:
-                impure.add(name)
+        for name, used in uses.items():
+            if name not in marked and used & marked:
+                marked.add(name)
                 changed = True
-    return {n for n in reads if n not in impure}
+    return marked
 
 
 def _derived_definitions(sym: Symbols, pure: set[str]) -> set[str]:
@@ -903,13 +911,7 @@ def _derived_definitions(sym: Symbols, pure: set[str]) -> set[str]:
         free = names - {p.name for p in d.params} - _bound(d.body) - known
         if free or (names & procedure_names) - {p.name for p in d.params} - _bound(d.body):
             tainted.add(name)
-    changed = True
-    while changed:
-        changed = False
-        for name, used in calls.items():
-            if name not in tainted and used & tainted:
-                tainted.add(name)
-                changed = True
+    tainted = _spread(tainted, calls)
     return {n for n in calls if n not in tainted and n not in pure}
 
 
