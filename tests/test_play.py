@@ -370,3 +370,14 @@ def test_many_games_on_every_core(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_many_games_need_a_folder(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--games", "3"]) == 2
     assert "--out DIR" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", [14, 28])  # a challenge refuted, a challenge that turns a block
+def test_random_games_play_loyalty_challenges(
+    spec: Spec, seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = play(spec, seed)
+    (challenge,) = [e["challenge"] for e in game.events if "challenge" in e]
+    assert ("refute" in challenge) == (seed == 14)
+    code, v = judge(tmp_path, capsys, {"game": "sekigahara", "events": game.events})
+    assert code == 0, v
