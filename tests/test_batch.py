@@ -24,6 +24,9 @@ def test_a_directory_of_records(capsys: pytest.CaptureFixture[str]) -> None:
     assert s["illegal by clause"]["7.3.3/within-allowance"] == 3
     files = [r["file"] for r in out["records"]]
     assert files == sorted(files)  # in order, whatever process judged each
+    # a folder and a folder inside it: each record judged once
+    assert main(["check", str(EXAMPLES), str(EXAMPLES / "illegal"), "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["summary"] == s
 
 
 def test_legal_records_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

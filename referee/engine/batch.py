@@ -52,13 +52,20 @@ class Result:
 
 
 def expand(paths: list[Path]) -> list[Path]:
-    """Files as given; directories become the records below them, in order."""
+    """Files as given; directories become the records below them, in order. A file named
+    twice (a folder and a folder inside it, say) is judged once."""
     out: list[Path] = []
+    seen: set[Path] = set()
     for p in paths:
-        if p.is_dir():
-            out += sorted(f for f in p.rglob("*") if f.suffix in SUFFIXES and f.is_file())
-        else:
-            out.append(p)
+        found = (
+            sorted(f for f in p.rglob("*") if f.suffix in SUFFIXES and f.is_file())
+            if p.is_dir()
+            else [p]
+        )
+        for f in found:
+            if f.resolve() not in seen:
+                seen.add(f.resolve())
+                out.append(f)
     return out
 
 
