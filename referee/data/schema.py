@@ -78,7 +78,8 @@ def _is_null_branch(err: jsonschema.ValidationError) -> bool:
 def _key_span(doc: Document, path: tuple[str | int, ...]) -> Span:
     """Where a mapping's key sits: its value's line, at the key's own column if we can find it."""
     span = doc.span(path)
-    line_text = doc.text.splitlines()[span.line - 1] if span.line >= 1 else ""
+    lines = doc.text.splitlines()
+    line_text = lines[span.line - 1] if 1 <= span.line <= len(lines) else ""
     col = line_text.find(str(path[-1]))
     return Span(span.file, span.line, col + 1 if col >= 0 else span.column)
 

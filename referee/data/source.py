@@ -7,6 +7,7 @@ indexes) to a Span, so that a schema error can point at the bad field.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,24 +86,32 @@ def load_document(path: str | Path, max_bytes: int = MAX_BYTES) -> Document:
     return parse_document(text, file)
 
 
-# libyaml's parser, where PyYAML was built with it: ten times faster. Only a
-# document it parses is taken from it; anything else is parsed again by the
-# pure-Python parser, whose messages and positions the error reports use.
+# libyaml's parser, where PyYAML was built with it: ten times faster. A document is
+# taken from it only when it has none of the characters on which the two parsers differ,
+# parses and builds without a problem and holds no empty value (libyaml places an implicit
+# empty value elsewhere than the pure-Python parser does); anything else is parsed by the
+# pure-Python parser, whose messages and positions every error report uses.
 _FAST_LOADER = getattr(yaml, "CSafeLoader", None)
 
 
-def _compose(text: str) -> Node | None:
-    if _FAST_LOADER is not None:
-        try:
-            return yaml.compose(text, Loader=_FAST_LOADER)
-        except Exception:  # noqa: BLE001 - whatever it is, the pure parser says it properly
-            pass
-    return yaml.compose(text, Loader=yaml.SafeLoader)
+# Characters on which the two parsers are known to part ways (tabs, other line breaks, a
+# byte-order mark, controls, tags, a comment stuck to a block scalar's indicator): a text
+# with any of them goes to the pure parser.
+_UNSURE_CHARS = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f!\ufeff\u2028\u2029]|[|>][-+0-9]*#")
+
+
+class _Unsure(Exception):
+    """The fast parser's positions cannot be trusted for this document."""
 
 
 def parse_document(text: str, file: str) -> Document:
+    if _FAST_LOADER is not None and not _UNSURE_CHARS.search(text):
+        try:
+            return _document(text, file, yaml.compose(text, Loader=_FAST_LOADER), fast=True)
+        except Exception:  # noqa: BLE001 - whatever it is, the pure parser says it properly
+            pass
     try:
-        node = _compose(text)
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
@@ -112,10 +121,14 @@ def parse_document(text: str, file: str) -> Document:
         ) from None
     except yaml.YAMLError as err:
         raise RefereeError([Problem(Span(file, 1, 1), f"malformed YAML or JSON: {err}")]) from None
+    return _document(text, file, node, fast=False)
+
+
+def _document(text: str, file: str, node: Node | None, fast: bool) -> Document:
     doc = Document(file, text, None)
     if node is None:
         return doc
-    builder = _Builder(file, doc.marks)
+    builder = _Builder(file, doc.marks, fast)
     try:
         doc.data = builder.build(node, (), 0)
     except RefereeError as err:
@@ -127,8 +140,9 @@ def parse_document(text: str, file: str) -> Document:
 class _Builder:
     """Node tree to plain data. Refuses aliases, deep nesting and oversized documents."""
 
-    def __init__(self, file: str, marks: dict[Path_, Span]) -> None:
+    def __init__(self, file: str, marks: dict[Path_, Span], fast: bool = False) -> None:
         self.file = file
+        self.fast = fast
         self.marks = marks
         self.nodes = 0
         self.scalars = SafeConstructor()
@@ -153,6 +167,8 @@ class _Builder:
                 raise self.problem(node, "aliases (&anchor / *alias) are not allowed")
             self.seen.add(id(node))
         if isinstance(node, ScalarNode):
+            if self.fast and node.start_mark.index == node.end_mark.index:
+                raise _Unsure
             try:
                 value = self.scalars.construct_object(node)
             except ConstructorError as err:

@@ -369,6 +369,8 @@ class Interpreter:
                 read, state_decl = self.read_state, callee
                 return lambda env: read(state_decl, args(env))
             invoke, target = self._invoke, callee
+            if isinstance(callee, ast.Define) and not (callee.overlay or callee.decisions):
+                return self._compile_kept_call(callee, args)
             return lambda env: invoke(target, args(env))
         if isinstance(e, ast.BinOp):
             op = e.op
@@ -419,6 +421,37 @@ class Interpreter:
 
             return item
         return lambda env: self._eval_node(e, env)
+
+    def _compile_kept_call(
+        self, d: ast.Define, args: Callable[[dict[str, Any]], tuple[Any, ...]]
+    ) -> Callable[[dict[str, Any]], Any]:
+        """A call of a definition whose value is kept: looked up here, without the general
+        path, when nothing is being traced."""
+        kept = self._kept_in
+        if kept is None:
+            kept = self._kept_in = {n: True for n in self.derived()} | {
+                n: False for n in self.pure()
+            }
+        derived = kept.get(d.name)
+        invoke, invoke_kept, name = self._invoke, self._invoke_kept, d.name
+        if derived is None:
+            return lambda env: invoke(d, args(env))
+
+        def call(env: dict[str, Any]) -> Any:
+            a = args(env)
+            if self.trace is not None and self._depth <= self.trace_depth:
+                return invoke(d, a)
+            store = self._derived if derived else self._memo
+            if not self._reading:
+                try:
+                    hit = store.get((name, args_key(a)))
+                except TypeError:
+                    hit = None
+                if hit is not None and not hit[2]:
+                    return hit[0]
+            return invoke_kept(d, a, store)
+
+        return call
 
     def _compile_loop(self, e: ast.Comp | ast.Count | ast.Sum) -> Callable[[dict[str, Any]], Any]:
         """A comprehension, a count or a sum over a domain, with an optional filter."""
