@@ -95,6 +95,11 @@ def test_a_whole_random_game_is_legal(
     actions = Counter(next(iter(e)) for e in game.events)
     assert actions["move"] > 10 and actions["muster"] > 0 and actions["result"] == 1
     assert actions["declare"] > 0 and actions["losses"] > 0  # random games fight too
+    # and split stacks, part of one force-marching further (7.3.3, S-split)
+    assert any(
+        len(m["groups"]) > 1 and any(g.get("force_march") for g in m["groups"])
+        for m in (e["move"] for e in game.events if "move" in e)
+    )
 
 
 def test_play_command_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
@@ -372,12 +377,12 @@ def test_many_games_need_a_folder(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--out DIR" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("seed", [14, 28])  # a challenge refuted, a challenge that turns a block
+@pytest.mark.parametrize("seed", [15, 0])  # a challenge refuted, a challenge that turns a block
 def test_random_games_play_loyalty_challenges(
     spec: Spec, seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game = play(spec, seed)
     (challenge,) = [e["challenge"] for e in game.events if "challenge" in e]
-    assert ("refute" in challenge) == (seed == 14)
+    assert ("refute" in challenge) == (seed == 15)
     code, v = judge(tmp_path, capsys, {"game": "sekigahara", "events": game.events})
     assert code == 0, v
