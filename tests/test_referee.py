@@ -404,6 +404,27 @@ def test_no_event_after_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert v["violations"][0]["cites"] == "6.1"
 
 
+def test_no_event_after_a_position_without_callers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A position in a movement phase alone: when the phase ends, nothing follows, and the
+    refusal says so (not that the game is over)."""
+    record = {
+        "game": "sekigahara",
+        "position": {"procedure": "movement_phase", "args": {"active": "ishida"}, "state": {}},
+        "events": [
+            {"movement": {"by": "ishida", "choice": "no_movement"}},
+            {"end_movement": {"by": "ishida"}},
+            {"movement": {"by": "ishida", "choice": "no_movement"}},
+        ],
+    }
+    first = assert_illegal_at(tmp_path, capsys, record, 3, "7.1")
+    assert first["message"] == (
+        "the record's position starts in movement phase, which is over, and names nothing"
+        " around it (`within:`): no more events can be judged"
+    )
+
+
 def test_one_more_point_wins_for_tokugawa(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

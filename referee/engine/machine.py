@@ -49,7 +49,8 @@ class Frame:
 class Machine:
     interp: Interpreter
     frames: list[Frame] = field(default_factory=list)
-    outermost_clause: str = ""  # the clause of the procedure the replay started in
+    outermost: ast.Procedure | None = None  # the procedure the replay started in
+    whole_game: str = ""  # the game's own procedure: when it ends, the game is over
     _pending: list[tuple[ast.Procedure, tuple[Any, ...]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -68,13 +69,13 @@ class Machine:
             frame.vars[v.name] = self.interp.eval(v.value, {})
         frame.step = next((s for s in proc.steps if s.name == step), None)
         self.frames.append(frame)
-        if not self.outermost_clause:
-            self.outermost_clause = proc.clause
+        if self.outermost is None:
+            self.outermost = proc
         return frame
 
     def _push(self, proc: ast.Procedure, args: tuple[Any, ...], step: str = "") -> None:
-        if not self.frames and not self.outermost_clause:
-            self.outermost_clause = proc.clause
+        if not self.frames and self.outermost is None:
+            self.outermost = proc
         frame = Frame(proc, {p.name: a for p, a in zip(proc.params, args, strict=True)})
         self.frames.append(frame)
         self._bind(frame)
@@ -131,8 +132,19 @@ class Machine:
     def find_allow(self, name: str, by: Any) -> ast.Allow:
         frame = self.top
         if frame is None or frame.step is None:
+            outer = self.outermost
+            if outer is None or outer.name == self.whole_game:
+                raise NotAllowed(
+                    "the game is over: no more events are allowed",
+                    outer.clause if outer else "",
+                    [],
+                )
             raise NotAllowed(
-                "the game is over: no more events are allowed", self.outermost_clause, []
+                f"the record's position starts in {outer.title[0].lower()}{outer.title[1:]},"
+                " which is over, and names nothing around it (`within:`): no more events"
+                " can be judged",
+                outer.clause,
+                [],
             )
         allow = next((a for a in frame.step.allows if a.name == name), None)
         clause = frame.proc.clause

@@ -78,7 +78,7 @@ class Referee:
             record.doc,
             lambda e: self.interp.eval(e, {}),
         )
-        self.machine = Machine(self.interp)
+        self.machine = Machine(self.interp, whole_game=spec.game.start if spec.game else "")
         game = spec.game
         self.players = ast.TypeRef(game.players) if game and game.players else None
         self.actions = self.sym.event_actions()
