@@ -201,16 +201,18 @@ class Interpreter:
             self._derived_names = _derived_definitions(self.sym, self.pure())
         return self._derived_names
 
+    def _kept_kinds(self) -> dict[str, bool]:
+        """The definitions whose values are kept, by name: True, until a cell they read is
+        written; False, for good."""
+        if self._kept_in is None:
+            self._kept_in = {n: True for n in self.derived()} | {n: False for n in self.pure()}
+        return self._kept_in
+
     def _invoke(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
         if d.overlay or d.decisions:
             self._rely(d)
         if self.trace is None or self._depth > self.trace_depth:  # not traced here
-            kept = self._kept_in
-            if kept is None:
-                kept = self._kept_in = {n: True for n in self.derived()} | {
-                    n: False for n in self.pure()
-                }
-            derived = kept.get(d.name)
+            derived = self._kept_kinds().get(d.name)
             if derived is not None:
                 return self._invoke_kept(d, args, self._derived if derived else self._memo)
         return self._invoke_uncached(d, args)
@@ -427,12 +429,7 @@ class Interpreter:
     ) -> Callable[[dict[str, Any]], Any]:
         """A call of a definition whose value is kept: looked up here, without the general
         path, when nothing is being traced."""
-        kept = self._kept_in
-        if kept is None:
-            kept = self._kept_in = {n: True for n in self.derived()} | {
-                n: False for n in self.pure()
-            }
-        derived = kept.get(d.name)
+        derived = self._kept_kinds().get(d.name)
         invoke, invoke_kept, name = self._invoke, self._invoke_kept, d.name
         if derived is None:
             return lambda env: invoke(d, args(env))
