@@ -526,38 +526,39 @@ def test_a_battle_never_takes_a_disk(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert code == 1 and v["violations"][0]["cites"] == "8.9.3/only-sieges-take-disks"
 
 
+# Ishida attacks two Date blocks at Sawayama with one Ukita block, loses, and retreats to Kyoto.
+BEATEN_AT_SAWAYAMA = [
+    {"declare": {"by": "ishida", "at": "Sawayama"}},
+    {"deploy": {"by": "ishida", "card": "ukita", "blocks": ["ukita-2"]}},
+    {"deploy": {"by": "tokugawa", "card": "date", "blocks": ["date-3"]}},
+    {"finish": {"by": "ishida"}},
+    {"finish": {"by": "tokugawa"}},
+    {"losses": {"by": "ishida", "blocks": ["ukita-2"]}},
+    {"retreat": {"by": "ishida", "to": "Kyoto"}},
+]
+
+
 def retreat_into(kyoto: list[str], *after: dict[str, Any]) -> dict[str, Any]:
     """Ishida, beaten at Sawayama, retreats four blocks into Kyoto, held by Tokugawa's ``kyoto``."""
-    events = [
-        {"deploy": {"by": "ishida", "card": "ukita", "blocks": ["ukita-2"]}},
-        {"deploy": {"by": "tokugawa", "card": "date", "blocks": ["date-3"]}},
-        {"finish": {"by": "ishida"}},
-        {"finish": {"by": "tokugawa"}},
-        {"losses": {"by": "ishida", "blocks": ["ukita-2"]}},
-        {"retreat": {"by": "ishida", "to": "Kyoto"}},
-        *after,
-    ]
-    return {
-        "game": "sekigahara",
-        "position": {
-            "within": [{"procedure": "game_turn", "step": "first_fights"}],
-            "procedure": "combat_phase",
-            "args": {"active": "ishida"},
-            "state": {
-                "first_player": "ishida",
-                "hand": {"ishida": ["ukita", "mori"], "tokugawa": ["date"]},
-                "units_at": {
-                    "Sawayama": {
-                        "ishida": ["ukita-2", "ukita-3", "mori-2", "mori-3", "kobayakawa-2"],
-                        "tokugawa": ["date-2", "date-3"],
-                    },
-                    "Kyoto": {"tokugawa": kyoto},
+    record = position(
+        "combat_phase",
+        "ishida",
+        {
+            "first_player": "ishida",
+            "hand": {"ishida": ["ukita", "mori"], "tokugawa": ["date"]},
+            "units_at": {
+                "Sawayama": {
+                    "ishida": ["ukita-2", "ukita-3", "mori-2", "mori-3", "kobayakawa-2"],
+                    "tokugawa": ["date-2", "date-3"],
                 },
-                "came_from": {"Sawayama": {"ishida": ["Kyoto"]}},
+                "Kyoto": {"tokugawa": kyoto},
             },
+            "came_from": {"Sawayama": {"ishida": ["Kyoto"]}},
         },
-        "events": [{"declare": {"by": "ishida", "at": "Sawayama"}}, *events],
-    }
+        [*copy.deepcopy(BEATEN_AT_SAWAYAMA), *after],
+    )
+    record["position"]["within"] = [{"procedure": "game_turn", "step": "first_fights"}]
+    return record
 
 
 def test_a_retreat_into_enemies_overruns_them(
@@ -610,35 +611,23 @@ def test_a_retreat_into_a_fight_still_to_be_declared_joins_it(
 ) -> None:
     """8.8.5: Ishida, beaten at Sawayama, retreats to Kyoto, where its blocks already face
     Tokugawa's: they join that fight, which Ishida must still declare."""
-    record = {
-        "game": "sekigahara",
-        "position": {
-            "procedure": "combat_phase",
-            "args": {"active": "ishida"},
-            "state": {
-                "hand": {"ishida": ["ukita"], "tokugawa": ["date"]},
-                "units_at": {
-                    "Sawayama": {
-                        "ishida": ["ukita-2", "ukita-3"],
-                        "tokugawa": ["date-2", "date-3"],
-                    },
-                    "Kyoto": {"ishida": ["mori-2"], "tokugawa": ["tokugawa-2"]},
-                },
-                "came_from": {"Sawayama": {"ishida": ["Kyoto"]}},
+    record = position(
+        "combat_phase",
+        "ishida",
+        {
+            "hand": {"ishida": ["ukita"], "tokugawa": ["date"]},
+            "units_at": {
+                "Sawayama": {"ishida": ["ukita-2", "ukita-3"], "tokugawa": ["date-2", "date-3"]},
+                "Kyoto": {"ishida": ["mori-2"], "tokugawa": ["tokugawa-2"]},
             },
+            "came_from": {"Sawayama": {"ishida": ["Kyoto"]}},
         },
-        "events": [
-            {"declare": {"by": "ishida", "at": "Sawayama"}},
-            {"deploy": {"by": "ishida", "card": "ukita", "blocks": ["ukita-2"]}},
-            {"deploy": {"by": "tokugawa", "card": "date", "blocks": ["date-3"]}},
-            {"finish": {"by": "ishida"}},
-            {"finish": {"by": "tokugawa"}},
-            {"losses": {"by": "ishida", "blocks": ["ukita-2"]}},
-            {"retreat": {"by": "ishida", "to": "Kyoto"}},
+        [
+            *copy.deepcopy(BEATEN_AT_SAWAYAMA),
             {"replenish": {"by": "ishida", "cards": ["mori"]}},
             {"replenish": {"by": "tokugawa", "cards": ["maeda"]}},
         ],
-    }
+    )
     code, v = judge(tmp_path, capsys, record)
     assert code == 0, v
     assert v["summary"].endswith("next: combat phase, step declaring")  # Kyoto is still to fight
