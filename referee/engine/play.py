@@ -19,6 +19,7 @@ import yaml
 from referee.data.source import parse_document
 from referee.dsl import ast
 from referee.dsl.overlays import Choice
+from referee.engine.batch import on_every_core
 from referee.engine.machine import Frame
 from referee.engine.record import Event, Record
 from referee.engine.replay import Referee
@@ -195,6 +196,4 @@ def play_many(
     progress: bool = False,
 ) -> list[Game]:
     """One game a seed, on every core; the games in the seeds' order."""
-    from referee.engine.batch import on_every_core
-
     return on_every_core(_play_seed, seeds, _setup, (spec, until, choice), progress, "games")
