@@ -36,6 +36,9 @@ def signature(d: ast.Decl) -> str:
         return f"routine {d.name}({ps(d.params)})"
     if isinstance(d, ast.Procedure):
         return f"procedure {d.name}({ps(d.params)}) {d.title!r}"
+    if isinstance(d, ast.Whenever):
+        over = f" ({ps(d.params)})" if d.params else ""
+        return f"whenever [{d.name}]{over} {d.text!r}"
     return f"{d.kind} {d.name}"
 
 

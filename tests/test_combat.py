@@ -577,9 +577,7 @@ def test_no_event_after_an_instant_victory(
     record = example("instant-victory.yaml")
     record["events"].append({"movement": {"by": "ishida", "choice": "minimal"}})
     first = assert_illegal_at(tmp_path, capsys, record, len(record["events"]), "2.1")
-    assert (
-        first["message"] == "'movement' is not allowed: the game, won at once allows no more events"
-    )
+    assert first["message"] == "the game is over (2.1): no more events are allowed"
 
 
 def test_a_special_attack_recorded_without_its_bonus(

@@ -232,6 +232,13 @@ class CheckStmt(Stmt):
     args: list[Expr] | None
 
 
+@dataclass
+class GameOverStmt(Stmt):
+    """``game over``: the game ends here; every procedure stops and no event may follow."""
+
+    clause: str = ""  # the clause whose rule ends the game (filled in by the checker)
+
+
 # ---------------------------------------------------------------- declarations
 
 
@@ -381,6 +388,19 @@ class Trigger(Decl):
 
 
 @dataclass
+class Whenever(Decl):
+    """A standing rule: a condition on the position that holds at any moment. Whenever its
+    condition holds, for any values of its parameters, its statements run at once."""
+
+    text: str
+    params: list[Param]
+    cond: Expr
+    body: list[Stmt]
+
+    kind = "whenever"
+
+
+@dataclass
 class Step:
     name: str
     actor: Expr | None
@@ -389,6 +409,7 @@ class Step:
     triggers: list[Trigger]
     enter: list[Stmt] = field(default_factory=list)
     span: Span = NOWHERE
+    clause: str = ""  # the clause that makes this step due, if it names one
 
 
 @dataclass
@@ -435,7 +456,7 @@ class Clause:
 
     def label(self, name: str) -> Decl | None:
         for d in self.decls:
-            if isinstance(d, (Require, Property, Trigger)) and d.name == name:
+            if isinstance(d, (Require, Property, Trigger, Whenever)) and d.name == name:
                 return d
         for d in self.decls:
             if isinstance(d, Procedure):

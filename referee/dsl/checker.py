@@ -38,6 +38,8 @@ class Symbols:
     exceptions: dict[str, list[tuple[ast.Expr, str]]] = field(default_factory=dict)
     # clause number -> the clauses whose rules use something it declares
     used_by: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    # the standing rules (`whenever`), in the order the spec declares them
+    standing: list[ast.Whenever] = field(default_factory=list)
 
     def procedures(self) -> dict[str, ast.Procedure]:
         return {k: v for k, v in self.actions.items() if isinstance(v, ast.Procedure)}
@@ -105,6 +107,9 @@ class Checker:
                 self._label(c, t)
         elif isinstance(d, (ast.Require, ast.Property, ast.Trigger)):
             self._label(c, d)
+        elif isinstance(d, ast.Whenever):
+            self._label(c, d)
+            self.sym.standing.append(d)
 
     def _add(self, table: dict[str, Any], d: ast.Decl) -> None:
         for other in (self.sym.types, self.sym.values, self.sym.actions):
@@ -285,6 +290,17 @@ class Checker:
         elif isinstance(d, ast.Trigger):
             self.expect(d.cond, {}, BOOL)
             self.stmts(d.body, {}, None)
+        elif isinstance(d, ast.Whenever):
+            env = self.params(d.params)
+            for p in d.params:
+                if env[p.name].kind != "enum":
+                    self.error(
+                        p.span,
+                        f"a standing rule's parameter ranges over a finite set: '{p.name}' is"
+                        f" {env[p.name]}, not an enum",
+                    )
+            self.expect(d.cond, env, BOOL)
+            self.stmts(d.body, env, None)
 
     def table(self, d: ast.TableDecl) -> None:
         key_t = self.typeref(d.param.type)
@@ -320,6 +336,8 @@ class Checker:
             env[v.name] = t
         steps = {s.name for s in d.steps}
         for s in d.steps:
+            if s.clause:
+                self.ref(ast.Ref(s.clause, "", s.span))
             if s.actor is not None:
                 self.expect(s.actor, env, self.players)
             self.stmts(s.enter, env, d)
@@ -406,6 +424,8 @@ class Checker:
                 scope[st.name] = self.expr(st.value, scope)
             elif isinstance(st, ast.CheckStmt):
                 self.check_stmt(st, scope)
+            elif isinstance(st, ast.GameOverStmt):
+                st.clause = self.clause
 
     def settable(self, target: ast.Expr, scope: dict[str, T]) -> bool:
         if isinstance(target, ast.Name):

@@ -8,6 +8,7 @@ numbers that decided it and the clause each number comes from.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,6 +50,18 @@ def show(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v)
+
+
+# How many times standing rules may fire after one change before the rules are said to loop.
+MAX_FIRINGS = 10_000
+
+
+class StandingLoop(Exception):
+    """A standing rule keeps firing: its statements never make its condition false."""
+
+    def __init__(self, rule: ast.Whenever) -> None:
+        super().__init__(f"{rule.clause}/{rule.name} keeps firing")
+        self.rule = rule
 
 
 class CheckFailed(Exception):
@@ -151,6 +164,18 @@ class Interpreter:
     # (expressions and statements alike)
     _code: dict[int, tuple[Any, Callable[[dict[str, Any]], Any]]] = field(default_factory=dict)
     _index: dict[int, tuple[Any, dict[Any, Any]]] = field(default_factory=dict)
+    # Standing rules (`whenever`): enforced after every state write once ``standing_on`` is
+    # set. Each rule, with each combination of its parameters' values, is an instance; an
+    # instance is evaluated again only when a cell its condition read is written.
+    standing_on: bool = False
+    # called by `game over` with the clause whose rule ended the game
+    on_game_over: Callable[[str], None] | None = None
+    # the standing rules that fired, in order: (rule, its parameters' values)
+    fired: list[tuple[ast.Whenever, tuple[Any, ...]]] = field(default_factory=list)
+    _instances: list[tuple[ast.Whenever, tuple[Any, ...]]] | None = None
+    _watch: dict[tuple[str, Any], set[int]] = field(default_factory=dict)
+    _dirty: set[int] = field(default_factory=set)
+    _enforcing: bool = False
 
     # ------------------------------------------------------------ entry points
     def call(self, name: str, *args: Any) -> Any:
@@ -257,11 +282,76 @@ class Interpreter:
         self.relied = set()
         self.trace_depth, self._depth = 1_000_000, 0
         self._derived, self._readers, self._reading, self._defaulted = {}, {}, [], {}
+        self.standing_on, self.on_game_over, self.fired = False, None, []
+        self._watch, self._enforcing = {}, False
+        self._dirty = set(range(len(self._instances))) if self._instances is not None else set()
 
     def _written(self, cell: tuple[str, Any]) -> None:
         """A state cell changed: forget every kept value that read it."""
         for key in self._readers.pop(cell, ()):
             self._derived.pop(key, None)
+
+    # ------------------------------------------------------------ standing rules
+    def standing_instances(self) -> list[tuple[ast.Whenever, tuple[Any, ...]]]:
+        """Every standing rule with every combination of its parameters' values, in the
+        order the spec declares the rules (and the values)."""
+        if self._instances is None:
+            out: list[tuple[ast.Whenever, tuple[Any, ...]]] = []
+            for rule in self.sym.standing:
+                domains = [self.enum_values(p.type.name) for p in rule.params]
+                out += [(rule, combo) for combo in itertools.product(*domains)]
+            self._instances = out
+            self._dirty = set(range(len(out)))
+        return self._instances
+
+    def enum_values(self, name: str) -> list[Any]:
+        d = self.sym.types[name]
+        assert isinstance(d, ast.EnumDecl)
+        if d.values:
+            return list(d.values)
+        return [key_of(item) for item in self.components.get(d.from_data, ())]
+
+    def enforce(self) -> None:
+        """Run every standing rule whose condition holds, until none does. A rule's own
+        statements are not interrupted: what they change is looked at when they end."""
+        if not self.standing_on or self._enforcing:
+            return
+        instances = self.standing_instances()
+        if not self._dirty:
+            return
+        self._enforcing = True
+        saved_trace, self.trace = self.trace, None
+        firings = 0
+        try:
+            while self._dirty:
+                i = min(self._dirty)
+                self._dirty.discard(i)
+                rule, values = instances[i]
+                env = {p.name: v for p, v in zip(rule.params, values, strict=True)}
+                # What the condition relies on is relied on, whether it holds or not: the
+                # spec puts a decision's part of a condition last, so that it is consulted
+                # only where it decides.
+                reading: tuple[set[Any], set[str]] = (set(), set())
+                self._reading.append(reading)
+                try:
+                    holds = bool(self.eval(rule.cond, env))
+                finally:
+                    self._reading.pop()
+                for cell in reading[0]:
+                    self._watch.setdefault(cell, set()).add(i)
+                if not holds:
+                    continue
+                firings += 1
+                if firings > MAX_FIRINGS:
+                    raise StandingLoop(rule)
+                if rule.overlay or rule.decisions:
+                    self._rely(rule)
+                self.fired.append((rule, values))
+                self.run(rule.body, env)
+                self._dirty.add(i)  # its statements must have made it false: look again
+        finally:
+            self._enforcing = False
+            self.trace = saved_trace
 
     def _invoke_uncached(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
         self._depth += 1
@@ -625,6 +715,12 @@ class Interpreter:
         table[key] = value
         if self._readers:
             self._written((d.name, k))
+        if self._watch:
+            watchers = self._watch.get((d.name, k))
+            if watchers:
+                self._dirty |= watchers
+        if self.standing_on and not self._enforcing and (self._dirty or self._instances is None):
+            self.enforce()
 
     def undo(self) -> None:
         """Put back every state cell written since the journal was started, and forget the
@@ -640,6 +736,9 @@ class Interpreter:
             if defaulted:
                 self._defaulted[(name, k)] = defaulted
             self._written((name, k))
+            watchers = self._watch.get((name, k))
+            if watchers:
+                self._dirty |= watchers
 
     # ------------------------------------------------------------ statements
     def run(self, stmts: list[ast.Stmt], env: dict[str, Any]) -> None:
@@ -723,6 +822,9 @@ class Interpreter:
                 self.run(st.body, {**env, st.var: x})
         elif isinstance(st, ast.CheckStmt):
             self.check(st, env)
+        elif isinstance(st, ast.GameOverStmt):
+            if self.on_game_over is not None:
+                self.on_game_over(st.clause)
         elif isinstance(st, ast.DoStmt):
             args = tuple(self.eval(a, env) for a in st.args)
             callee = self.sym.actions.get(st.name)

@@ -366,6 +366,9 @@ class _ToAst(Transformer[Token, Any]):
         has_parens = self.text_after(tok).lstrip().startswith("(")
         return ast.CheckStmt(ref, (args or []) if has_parens else None, span=self.s(meta))
 
+    def game_over_stmt(self, meta: Meta) -> ast.Stmt:
+        return ast.GameOverStmt(span=self.s(meta))
+
     def text_after(self, tok: Token) -> str:
         return self.source[tok.end_pos or 0 : (tok.end_pos or 0) + 3]
 
@@ -533,7 +536,18 @@ class _ToAst(Transformer[Token, Any]):
     def trigger(self, meta: Meta, label: Token, cond: ast.Expr, body: list[ast.Stmt]) -> ast.Decl:
         return ast.Trigger(str(label), cond, body, span=self.s(meta))
 
-    def step(self, meta: Meta, name: Token, *members: Any) -> ast.Step:
+    def whenever(
+        self,
+        meta: Meta,
+        label: Token,
+        text: Token,
+        params: list[ast.Param] | None,
+        cond: ast.Expr,
+        body: list[ast.Stmt],
+    ) -> ast.Decl:
+        return ast.Whenever(str(label), _unquote(text), params or [], cond, body, span=self.s(meta))
+
+    def step(self, meta: Meta, name: Token, clause: Token | None, *members: Any) -> ast.Step:
         actor = None
         ends: list[tuple[ast.Expr, str]] = []
         allows: list[ast.Allow] = []
@@ -550,7 +564,9 @@ class _ToAst(Transformer[Token, Any]):
                 ends.append(m[1])
             elif m[0] == "enter":
                 enter = m[1]
-        return ast.Step(str(name), actor, allows, ends, triggers, enter, self.s(meta))
+        return ast.Step(
+            str(name), actor, allows, ends, triggers, enter, self.s(meta), str(clause or "")
+        )
 
     def procedure(
         self, meta: Meta, name: Token, title: Token, params: Any, *members: Any

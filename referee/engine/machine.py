@@ -5,12 +5,16 @@ the step has one) must be the event's ``by``. The action's conditions are
 checked and its effects run; then the engine settles: sub-procedures started
 by ``do`` run first, steps whose ``ends when`` holds move on, triggers whose
 condition holds fire, and a procedure whose last step ends returns to its
-caller. Nothing here knows which game is played.
+caller. The spec's standing rules (``whenever``) are enforced by the interpreter
+after every change of state, wherever it is made; a rule that says ``game over``
+stops every procedure, and no event may follow. Nothing here knows which game is
+played.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from referee.dsl import ast
@@ -27,6 +31,10 @@ class NotAllowed(Exception):
         self.message = message
         self.clause = clause
         self.allowed = allowed
+
+
+def _lower(title: str) -> str:
+    return title[:1].lower() + title[1:]
 
 
 class Stuck(Exception):
@@ -51,13 +59,38 @@ class Machine:
     frames: list[Frame] = field(default_factory=list)
     outermost: ast.Procedure | None = None  # the procedure the replay started in
     whole_game: str = ""  # the game's own procedure: when it ends, the game is over
+    over: str = ""  # the clause whose rule said `game over`, once one has
+    # the spec's text of a node, to quote a condition in a message (none: not quoted)
+    source_of: Callable[[Any], str] | None = None
     _pending: list[tuple[ast.Procedure, tuple[Any, ...]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.interp.on_procedure = lambda proc, args: self._pending.append((proc, args))
+        self.interp.on_procedure = self._asked
+        self.interp.on_game_over = self._game_over
+
+    def _asked(self, proc: ast.Procedure, args: tuple[Any, ...]) -> None:
+        if not self.over:
+            self._pending.append((proc, args))
+
+    def _game_over(self, clause: str) -> None:
+        """A rule ended the game: every procedure stops, now and for good."""
+        if not self.over:
+            self.over = clause or "?"
+        self._pending.clear()
+        self.frames.clear()
+
+    def enforce(self) -> None:
+        """Apply the standing rules to the position as it stands (a record's starting
+        position), then run what they started."""
+        self.interp.standing_on = True
+        self.interp.enforce()
+        frame = self.top
+        if frame is not None:
+            self._start_pending(frame, frame.resume_to)
 
     # ------------------------------------------------------------ starting
     def start(self, proc: ast.Procedure, args: tuple[Any, ...], step: str = "") -> None:
+        self.interp.standing_on = True
         self._push(proc, args, step)
         self.settle()
 
@@ -88,6 +121,8 @@ class Machine:
         self.interp.frame = frame.vars
 
     def _enter(self, frame: Frame, step_name: str) -> None:
+        if self.over:
+            return
         step = next((s for s in frame.proc.steps if s.name == step_name), None)
         frame.step = step
         frame.fired = set()
@@ -98,6 +133,8 @@ class Machine:
 
     def _start_pending(self, frame: Frame, then: str | None) -> bool:
         """Push sub-procedures a statement asked for; the caller resumes at ``then``."""
+        if self.over:
+            return True
         if not self._pending:
             return False
         frame.resume_to = then
@@ -131,6 +168,10 @@ class Machine:
     # ------------------------------------------------------------ events
     def find_allow(self, name: str, by: Any) -> ast.Allow:
         frame = self.top
+        if self.over:
+            raise NotAllowed(
+                f"the game is over ({self.over}): no more events are allowed", self.over, []
+            )
         if frame is None or frame.step is None:
             outer = self.outermost
             if outer is None or outer.name == self.whole_game:
@@ -157,9 +198,10 @@ class Machine:
             )
         if allow is None:
             options = self.allowed()
+            message, clause = self._out_of_sequence(name, frame)
             raise NotAllowed(
-                f"'{name}' is not allowed now ({frame.proc.title}, step {frame.step.name});"
-                f" allowed: {', '.join(options) or 'nothing'}",
+                f"'{name}' is not allowed now ({frame.proc.title}, step {frame.step.name};"
+                f" allowed: {', '.join(options) or 'nothing'}){message}",
                 clause,
                 options,
             )
@@ -175,6 +217,59 @@ class Machine:
             )
         return allow
 
+    def _out_of_sequence(self, name: str, frame: Frame) -> tuple[str, str]:
+        """Why an action is out of sequence, and the clause to cite: the clause of the step
+        that is absent (its end condition holds), else of the step that is due, else of the
+        procedure the action belongs to when that procedure is not under way."""
+        assert frame.step is not None
+        due = frame.step.clause or frame.proc.clause
+        for f in reversed(self.frames):
+            for st in f.proc.steps:
+                if not any(a.name == name for a in st.allows):
+                    continue
+                if st is f.step:  # a procedure under way waits for the one on top
+                    return f": {_lower(frame.proc.title)} ({due}) comes first", due
+                passed = self._passed(f, st)
+                if passed:
+                    where = st.clause or f.proc.clause
+                    return (
+                        f": it belongs to step {st.name} of {_lower(f.proc.title)} ({where}),"
+                        f" which does not happen now: {passed}",
+                        where,
+                    )
+                if frame.step.clause:
+                    return f": step {frame.step.name} ({frame.step.clause}) comes first", (
+                        frame.step.clause
+                    )
+                return "", frame.proc.clause
+        if frame.step.clause:
+            return f": step {frame.step.name} ({frame.step.clause}) is due", frame.step.clause
+        for proc in self.interp.sym.procedures().values():
+            for st in proc.steps:
+                if any(a.name == name for a in st.allows):
+                    where = st.clause or proc.clause
+                    return f": it belongs to {_lower(proc.title)} ({where}), not under way", where
+        return "", frame.proc.clause
+
+    def _passed(self, frame: Frame, step: ast.Step) -> str:
+        """The end condition of a step that holds now (so the step is passed at once), with
+        the numbers that decide it; empty if none holds."""
+        self._bind(frame)
+        for cond, _ in step.ends:
+            saved, self.interp.trace = self.interp.trace, []
+            try:
+                holds = bool(self.interp.eval(cond, {}))
+                trace = self.interp.trace
+            finally:
+                self.interp.trace = saved
+                self._bind(self.frames[-1])
+            if holds:
+                text = " ".join(self.source_of(cond.span).split()) if self.source_of else ""
+                shown = "; ".join(str(t) for t in trace if t.depth == 0)
+                said = f" `{text}`" if text else ""
+                return f"its end condition{said} holds" + (f" ({shown})" if shown else "")
+        return ""
+
     def perform(self, allow: ast.Allow, env: dict[str, Any]) -> None:
         """Check and run one allowed action, then settle. CheckFailed escapes."""
         frame = self.top
@@ -183,6 +278,8 @@ class Machine:
         for ref in allow.requires:
             self.interp.check(ast.CheckStmt(ref, None, span=allow.span), env)
         self.interp.run(allow.effects, env)
+        if self.over:
+            return
         if not self._start_pending(frame, allow.then or None) and allow.then:
             self._enter(frame, allow.then)
         self.settle()
@@ -196,7 +293,7 @@ class Machine:
 
     def _settle_once(self) -> bool:
         frame = self.top
-        if frame is None:
+        if frame is None or self.over:
             return False
         self._bind(frame)
         step = frame.step

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.dsl import ast
-from referee.dsl.interp import CheckFailed, show
+from referee.dsl.interp import CheckFailed, StandingLoop, show
 from referee.dsl.overlays import Choice, in_force
 from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
 from referee.engine.record import Event, Record, load_record
@@ -79,6 +79,7 @@ class Referee:
             lambda e: self.interp.eval(e, {}),
         )
         self.machine = Machine(self.interp, whole_game=spec.game.start if spec.game else "")
+        self.machine.source_of = spec.source_of
         game = spec.game
         self.players = ast.TypeRef(game.players) if game and game.players else None
         self.actions = self.sym.event_actions()
@@ -122,6 +123,8 @@ class Referee:
         top = self.machine.top
         assert top is not None
         self._vars(top, pos, ("position",))
+        # the standing rules hold of the position as given, from the start
+        self.machine.enforce()
         self.machine.settle()
 
     def _frame_spec(
@@ -235,6 +238,8 @@ class Referee:
             failed.append(err)
         except Stuck as err:
             raise self._bad(ev.path, f"the spec's rules loop here: {err}") from None
+        except StandingLoop as err:
+            raise self._bad(ev.path, f"the spec's standing rule {err}") from None
         finally:
             self.interp.lenient = None
         return [self._failed(ev, err) for err in failed]
