@@ -140,6 +140,7 @@ def test_explain_json_names_overlays_and_users(capsys: pytest.CaptureFixture[str
         "E-road-once",
         "D-enemy-disk-stops",
         "D-retreat-roads",
+        "D-stack-once",
     }
     pickup = next(o for o in x["overlays"] if o["id"] == "E-pickup")
     assert pickup["kind"] == "printing" and pickup["changes"] == ["drop 7.3.1/no-pickup"]

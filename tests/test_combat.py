@@ -178,7 +178,7 @@ COMBAT_ILLEGAL = [
         "deploying after finishing",
         insert(11, {"deploy": {"by": "ishida", "card": "mori", "blocks": ["kobayakawa-2"]}}),
         11,
-        "8.5/initiative",
+        "8.5/still-deploying",
     ),
     (
         "the defender takes its losses first",

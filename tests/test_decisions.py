@@ -253,13 +253,13 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
         fight(
             ["ishida-leader-square", "ukita-3"],
             ["date-3"],
-            {"ishida": ["ukita", "ukita"], "tokugawa": ["tokugawa-loyalty", "date"]},
+            {"ishida": ["ukita"], "tokugawa": ["tokugawa-loyalty", "date"]},
             [
                 deploy("ishida", ["ishida-leader-square"], "ukita"),
+                # Ishida holds no other card that could deploy it: the challenge succeeds
                 {"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty"}},
-                deploy("ishida", ["ukita-3"], "ukita"),
-                deploy("tokugawa", ["date-3"], "date"),
                 {"finish": {"by": "ishida"}},
+                deploy("tokugawa", ["date-3"], "date"),
                 {"finish": {"by": "tokugawa"}},
                 {"losses": {"by": "ishida", "blocks": ["ukita-3"]}},
             ],
@@ -457,6 +457,54 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
         "S-overrun-draw",  # an overrun in movement: Tokugawa draws for the blocks it lost
         example("overlays/overrun-draw.yaml"),
         "8.10",
+    ),
+    (
+        "D-cycle-once",  # under no movement, cards cycled a second time
+        position(
+            "movement_phase",
+            "ishida",
+            {"hand": {"ishida": ["mori", "ukita"]}, "draw_pile": {"ishida": ["uesugi", "kobayakawa"]}},
+            [
+                {"movement": {"by": "ishida", "choice": "no_movement"}},
+                {"cycle": {"by": "ishida", "discard": ["mori"], "draw": ["uesugi"]}},
+                {"cycle": {"by": "ishida", "discard": ["ukita"], "draw": ["kobayakawa"]}},
+            ],
+        ),
+        "7.1/cycle-once",
+    ),
+    (
+        "D-stack-once",  # part of Osaka moves, then Sawayama, then the rest of Osaka
+        position(
+            "movement_phase",
+            "ishida",
+            {
+                "hand": {"ishida": ["mori"]},
+                "units_at": {
+                    "Osaka": {"ishida": ["ukita-2", "ukita-3"]},
+                    "Sawayama": {"ishida": ["mori-2"]},
+                },
+            },
+            [
+                {"movement": {"by": "ishida", "choice": "limited", "cards": ["mori"]}},
+                move("ishida", "Osaka", (["ukita-2"], ["Osaka", "Kyoto"])),
+                move("ishida", "Sawayama", (["mori-2"], ["Sawayama", "Gifu"])),
+                move("ishida", "Osaka", (["ukita-3"], ["Osaka", "Himeji"])),
+            ],
+        ),
+        "7.3.1/one-move-a-stack",
+    ),
+    (
+        "D-refute-when-able",  # Ishida holds a second Ukita card, and its block still turns
+        fight(
+            ["ukita-3", "ukita-2"],
+            ["date-3"],
+            {"ishida": ["ukita", "ukita"], "tokugawa": ["tokugawa-loyalty", "date"]},
+            [
+                deploy("ishida", ["ukita-3"], "ukita"),
+                {"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty"}},
+            ],
+        ),
+        "8.6.1/refute-when-able",
     ),
     (
         "D-walk-into-overrun",  # one block walks into four: overrun at once, or a battle due

@@ -119,7 +119,7 @@ def test_combat_example_13_13(rules: Interpreter, face: Lookup, card: Lookup) ->
     assert initiative() == "tokugawa"
     deploy("tokugawa", "maeda-swords", "maeda-cavalry", 3)  # 1 mon + 2 cavalry
     assert initiative() == "ishida"
-    assert rules.call("blocks_per_card", card("ukita-double"), face("ukita-2")) == 2
+    assert rules.call("blocks_per_card", card("ukita-double"), (face("ukita-2"),) * 2) == 2
     deploy("ishida", "ukita-double", "ukita-2", 2)
     deploy("ishida", "ukita-double", "ukita-2-square", 3)  # +1 for the first Ukita
     assert score == {"ishida": 6, "tokugawa": 3}
@@ -137,8 +137,11 @@ def test_combat_example_13_13(rules: Interpreter, face: Lookup, card: Lookup) ->
 
 
 def test_double_card_limits(rules: Interpreter, face: Lookup, card: Lookup) -> None:
-    assert rules.call("blocks_per_card", card("ukita-double"), face("ishida-leader-square")) == 1
-    assert rules.call("blocks_per_card", card("ukita"), face("ukita-2")) == 1
+    ishida, ukita = face("ishida-leader-square"), face("ukita-2")
+    # the Ishida block takes a double alone, whichever of the two a record lists first
+    assert rules.call("blocks_per_card", card("ukita-double"), (ishida, ukita)) == 1
+    assert rules.call("blocks_per_card", card("ukita-double"), (ukita, ishida)) == 1
+    assert rules.call("blocks_per_card", card("ukita"), (ukita,)) == 1
     assert not rules.call("special_attack", card("mori-double"), face("mori-gun"))
 
 
@@ -204,8 +207,8 @@ def test_castle_capacity_and_replenishment(rules: Interpreter) -> None:
     assert rules.call("castle_retreat_limit") == 2
     assert rules.call("battle_redraw", 3, 3) == 4  # 3 cards back, +1 for two blocks lost
     assert rules.call("battle_redraw", 2, 1) == 2
-    # read as two rules the siege defender draws twice; D-siege-draws draws once
-    assert rules.call("siege_defender_redraw", 2) == 3
+    # read as two rules (8.9.4 F, 8.10) the siege defender draws twice; D-siege-draws once
+    assert rules.call("siege_defender_redraw", 2) == 4
     decided = Interpreter(apply(rules.sym, [rules.sym.overlays["D-siege-draws"]]))
     assert decided.call("siege_defender_redraw", 2) == 2
     assert rules.call("overrun_redraw", 4) == 0  # the base text; S-overrun-draw changes it

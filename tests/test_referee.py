@@ -28,7 +28,7 @@ def test_weeks_1_and_2_are_legal(tmp_path: Path, capsys: pytest.CaptureFixture[s
         "S-refute-double",
         "S-split",
     ]
-    assert len([o for o in v["overlays"] if kinds[o] == "decision"]) == 28  # all of RULINGS.md
+    assert len([o for o in v["overlays"] if kinds[o] == "decision"]) == 31  # RULINGS.md and three of our own
     # the overrun at Kiyosu asked 8.10 for its draw (S-overrun-draw: one block lost, no
     # card); the decisions the replay used:
     assert v["relied"] == [
@@ -501,7 +501,7 @@ def test_text_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         == "  moved 3 locations; allowance 2 = base 1 + highway 1 + leadership 1 + force march 0 - size 1"
     )
     assert out[-1] == (
-        "  printing gmt-later; overlays in force: 5 clarifications, 28 decisions;"
+        "  printing gmt-later; overlays in force: 5 clarifications, 31 decisions;"
         " relied on: D-capital-lead, D-disk-control"
     )
     # a number an overlay's amendment gave says so
@@ -637,30 +637,34 @@ def test_an_exhausted_draw_pile_is_replaced_by_the_discards(
             "procedure": "movement_phase",
             "args": {"active": "ishida"},
             "state": {
-                "hand": {"ishida": ["mori", "ukita"]},
+                "hand": {"ishida": ["mori", "ukita", "mori-double"]},
                 "draw_pile": {"ishida": ["uesugi", "kobayakawa"]},
                 "discards": {"ishida": ["mori-swords", "ukita-swords"]},
             },
         },
         "events": [
             {"movement": {"by": "ishida", "choice": "no_movement"}},
+            # three drawn from a pile of two: the pile, then one from the discards (with the
+            # three just cycled) shuffled into a new pile; listed in any order (3.3)
             {
                 "cycle": {
                     "by": "ishida",
-                    "discard": ["mori", "ukita"],
-                    "draw": ["uesugi", "kobayakawa"],
+                    "discard": ["mori", "ukita", "mori-double"],
+                    "draw": ["ukita-swords", "uesugi", "kobayakawa"],
                 }
             },
-            # the pile is empty: the discards (with the two just cycled) become the pile
-            {"cycle": {"by": "ishida", "discard": ["uesugi"], "draw": ["ukita-swords"]}},
         ],
     }
     code, v = judge(tmp_path, capsys, record)
     assert code == 0, v
     # a card that was never discarded cannot come back from them
-    record["events"][2]["cycle"]["draw"] = ["ukita-double"]
+    record["events"][1]["cycle"]["draw"] = ["ukita-double", "uesugi", "kobayakawa"]
     code, v = judge(tmp_path, capsys, record)
     assert code == 1 and v["violations"][0]["cites"] == "3.3/in-draw-pile"
+    # the whole pile is drawn before the reshuffle
+    record["events"][1]["cycle"]["draw"] = ["ukita-swords", "mori", "kobayakawa"]
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 1 and v["violations"][0]["cites"] == "3.3/whole-pile-first"
 
 
 def test_blocks_already_there_lend_their_numbers_to_an_overrun(
