@@ -355,14 +355,6 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
         "8.2.4/leaders-first",
     ),
     (
-        "D-special-base",  # the Mori gun went over: Tokugawa's next gun attack counts it
-        defected_gun(
-            {"finish": {"by": "ishida"}},
-            deploy("tokugawa", ["date-gun"], "date-swords", special_bonus=6),
-        ),
-        "8.4.1/special-as-recorded",
-    ),
-    (
         "D-double-atomic",  # the first Ukita block of the double already leads 2-0
         battle_record(["ukita-double"], [deploy("ishida", ["ukita-2", "ukita-3"], "ukita-double")]),
         "8.4.2/second-before-lead",
@@ -581,6 +573,10 @@ def test_capitals_start_with_their_side(tmp_path: Path, capsys: pytest.CaptureFi
 # The decisions no record can tell apart, each with the record that shows the same verdict
 # either way and the reason; they amend no rule.
 NO_DIFFERENCE = {
+    "D-special-base": (
+        "combat-example.yaml",
+        "the combat example counts a gun deployed without swords and 8.6.2 counts defectors",
+    ),
     "S-split": (
         "weeks-1-2.yaml",
         "every printing's 7.3.5 already takes the penalty from the largest group a block moved in",
@@ -621,3 +617,18 @@ def test_every_clarification_and_decision_has_its_case(spec: Spec) -> None:
     assert not on_off & set(NO_DIFFERENCE)
     # each one tested on and off amends the rules; those that cannot differ amend nothing
     assert all(spec.sym.overlays[i].amends for i in on_off | TESTED_APART)
+
+
+def test_a_defected_gun_counts_for_its_new_side(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """8.6.2: the Mori gun went over to Tokugawa; Tokugawa's next gun attack counts it, under
+    every reading (D-special-base records the reading and amends nothing)."""
+    record = defected_gun(
+        {"finish": {"by": "ishida"}},
+        deploy("tokugawa", ["date-gun"], "date-swords", special_bonus=4),
+    )
+    for options in ((), ("--no-overlay", "D-special-base")):
+        code, v = judge(tmp_path, capsys, record, *options)
+        assert code == 1 and v["violations"][0]["cites"] == "8.4.1/special-as-recorded"
+        assert "earns 6" in v["violations"][0]["message"]

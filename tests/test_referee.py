@@ -37,7 +37,6 @@ def test_weeks_1_and_2_are_legal(tmp_path: Path, capsys: pytest.CaptureFixture[s
         "D-capitals",
         "D-castle-tie",
         "D-disk-control",
-        "D-empty-bag",
         "D-enemy-disk-stops",
         "D-lc-uses",
         "D-mori-cost",
