@@ -44,17 +44,20 @@ def read_bytes(path: str | Path, limit: int, what: str = "file") -> bytes:
     than ``limit + 1`` bytes are ever read from it.
     """
     file = escape(str(path))
+    not_regular = "{}, not a regular file: a " + what + " must be one"
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):
-            raise _refuse(file, f"{kind_of(st.st_mode)}, not a regular file: a {what} must be one")
+            raise _refuse(file, not_regular.format(kind_of(st.st_mode)))
         if st.st_size > limit:
             raise _refuse(file, f"{what} is {st.st_size:,} bytes; the limit is {limit:,}", 1)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
-                raise _refuse(file, f"{kind_of(st.st_mode)}, not a regular file: a {what} must be one")
+                raise _refuse(
+                    file, f"{kind_of(st.st_mode)}, not a regular file: a {what} must be one"
+                )
             chunks: list[bytes] = []
             size = 0
             while size <= limit:
@@ -66,7 +69,7 @@ def read_bytes(path: str | Path, limit: int, what: str = "file") -> bytes:
         finally:
             os.close(fd)
     except OSError as err:
-        raise _refuse(file, f"cannot read {what}: {err.strerror or err}") from None
+        raise _refuse(file, f"cannot read file: {err.strerror or err}") from None
     if size > limit:
         raise _refuse(file, f"{what} is over the limit of {limit:,} bytes", 1)
     return b"".join(chunks)
@@ -84,5 +87,3 @@ def read_text(path: str | Path, limit: int, what: str = "file") -> str:
         raise RefereeError(
             [Problem(span, f"not UTF-8 text (bad byte at offset {err.start})")]
         ) from None
-
-

@@ -36,8 +36,7 @@ MAX_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_NODES = 2_000_000
 PLAIN_TAGS = {
-    f"tag:yaml.org,2002:{t}"
-    for t in ("str", "int", "float", "bool", "null", "timestamp")
+    f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "timestamp")
 }
 
 
@@ -65,9 +64,11 @@ def show_path(path: Path_) -> str:
     return out or "(top level)"
 
 
-def load_document(path: str | Path, max_bytes: int = MAX_BYTES) -> Document:
+def load_document(
+    path: str | Path, max_bytes: int = MAX_BYTES, what: str = "data file"
+) -> Document:
     """Read and parse one YAML or JSON file; every failure is a located RefereeError."""
-    return parse_document(read_text(path, max_bytes), str(path))
+    return parse_document(read_text(path, max_bytes, what), str(path))
 
 
 # libyaml's parser, where PyYAML was built with it: ten times faster. A document is

@@ -11,13 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from referee.data.walk import Skipped, walk
 from referee.dsl.overlays import Choice
-from referee.engine.replay import Verdict, check_record, render
-from referee.data.limits import kind_of
 from referee.engine.pool import run_guarded
+from referee.engine.replay import Verdict, check_record, render
 from referee.errors import RefereeError, Span, fail
 from referee.spec import Spec
-from referee.text import escape
 
 SUFFIXES = (".yaml", ".yml", ".json")
 T = TypeVar("T")
@@ -54,20 +53,6 @@ class Result:
         return render(self.verdict)
 
 
-@dataclass
-class Skipped:
-    """A path below a folder that was not judged, and why."""
-
-    path: str
-    reason: str
-
-    def text(self) -> str:
-        return f"{escape(self.path)}: skipped: {self.reason}"
-
-
-MAX_WALK_DEPTH = 64  # folders within folders below a folder given
-
-
 def expand(paths: list[Path]) -> tuple[list[Path], list[Skipped]]:
     """Files as given; folders become the records below them, in order, with what was
     passed over and why (not a regular file, a link that leads nowhere or out of the folder,
@@ -77,60 +62,13 @@ def expand(paths: list[Path]) -> tuple[list[Path], list[Skipped]]:
     skipped: list[Skipped] = []
     seen: set[str] = set()
     for p in paths:
-        found = _walk(p, skipped) if p.is_dir() else [p]
+        found = walk(p, SUFFIXES, skipped) if p.is_dir() else [p]
         for f in found:
             key = os.path.realpath(f)
             if key not in seen:
                 seen.add(key)
                 out.append(f)
     return out, skipped
-
-
-def _walk(top: Path, skipped: list[Skipped]) -> list[Path]:
-    """The records below a folder, without recursion, in order."""
-    root = os.path.realpath(top)
-    found: list[Path] = []
-    stack: list[tuple[Path, int]] = [(top, 0)]
-    while stack:
-        folder, depth = stack.pop()
-        try:
-            with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError as err:
-            skipped.append(Skipped(str(folder), f"cannot read this folder ({err.strerror})"))
-            continue
-        subfolders = []
-        for e in entries:
-            path = Path(e.path)
-            try:
-                if e.is_symlink():
-                    target = os.path.realpath(e.path)
-                    if not os.path.exists(target):
-                        if path.suffix in SUFFIXES:
-                            skipped.append(Skipped(e.path, "a link that leads nowhere"))
-                        continue
-                    if os.path.commonpath([root, target]) != root:
-                        skipped.append(Skipped(e.path, "a link out of the folder: not followed"))
-                        continue
-                    if os.path.isdir(target):
-                        continue  # inside the folder: reached by its own path
-                if e.is_dir():
-                    subfolders.append(path)
-                elif path.suffix in SUFFIXES:
-                    if e.is_file():
-                        found.append(path)
-                    else:
-                        kind = kind_of(e.stat().st_mode)
-                        skipped.append(Skipped(e.path, f"{kind}, not a regular file"))
-            except (OSError, ValueError) as err:
-                skipped.append(Skipped(e.path, f"cannot look at it ({err})"))
-        if subfolders and depth >= MAX_WALK_DEPTH:
-            skipped.append(
-                Skipped(str(folder), f"folders nested deeper than {MAX_WALK_DEPTH}: not searched")
-            )
-            continue
-        stack += [(f, depth + 1) for f in reversed(subfolders)]
-    return sorted(found, key=lambda f: f.parts)
 
 
 _WORKER: tuple[Spec, Choice, bool] | None = None

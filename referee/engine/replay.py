@@ -24,6 +24,8 @@ from referee.errors import Problem, RefereeError, Span, fail
 from referee.spec import Spec
 from referee.text import shown
 
+MAX_LINE = 2_000  # characters of a line of a verdict
+
 # What evaluating the rules may raise on values a record gives them (a position the rules
 # never reach in play, or, with --all, values a failed check was guarding).
 RULES_FAILURES = (
@@ -289,7 +291,9 @@ class Referee:
             # values it guarded (the first of an empty list, say): the event stops there,
             # with its violations. Otherwise the rules failed on what this event gave.
             if not failed:
-                raise self._rules_failed(err, ev.path[:2], f"event {ev.index} ({ev.action})") from None
+                raise self._rules_failed(
+                    err, ev.path[:2], f"event {ev.index} ({ev.action})"
+                ) from None
         finally:
             self.interp.lenient = None
         return [self._failed(ev, err) for err in failed]
@@ -424,4 +428,5 @@ def render(verdict: Verdict) -> str:
         f"  printing {verdict.printing}; overlays in force: {overlays};"
         f" relied on: {', '.join(relied) or 'none'}"
     )
-    return "\n".join(out)
+    # names and values from the record, escaped: one line of output per line here
+    return "\n".join(shown(line, MAX_LINE) for line in out)
