@@ -19,11 +19,11 @@ from referee.errors import RefereeError, Span, fail
 
 MAX_ITEMS = 1_000_000  # items of a range or of a repeated list
 MAX_INT_BITS = 4_096  # about 1,233 decimal digits: well within what Python prints
-DEFAULT_TIME_LIMIT = 60.0  # seconds to judge one record
+DEFAULT_TIME_LIMIT = 50.0  # seconds to judge one record: under a minute, whatever it holds
 
 
 def time_limit_seconds() -> float:
-    """Seconds one record may take: REFEREE_TIME_LIMIT, else 60."""
+    """Seconds one record may take: REFEREE_TIME_LIMIT, else 50."""
     try:
         value = float(os.environ.get("REFEREE_TIME_LIMIT", DEFAULT_TIME_LIMIT))
     except ValueError:

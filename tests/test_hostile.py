@@ -99,9 +99,9 @@ def test_base_60_numbers_are_text(tmp_path: Path) -> None:
 
 
 def test_too_many_values_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = record(tmp_path, "notes: [" + "0," * 2_000_001 + "0]\nevents: []\n")
+    path = record(tmp_path, "notes: [" + "0," * 1_000_001 + "0]\nevents: []\n")
     code, _, err = run(capsys, "check", str(path))
-    assert code == 2 and "document has more than 2,000,000 values" in err
+    assert code == 2 and "document has more than 1,000,000 values" in err
     assert bounded(err)
 
 

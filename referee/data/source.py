@@ -34,7 +34,7 @@ Path_ = tuple[str | int, ...]
 
 MAX_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
-MAX_NODES = 2_000_000
+MAX_NODES = 1_000_000
 PLAIN_TAGS = {
     f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "timestamp")
 }
@@ -119,6 +119,7 @@ class _Refused(Exception):
         self.error = error
 
 
+_NONE = object()
 _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
 _MERGE = "tag:yaml.org,2002:merge"
@@ -138,6 +139,7 @@ class _Builder:
         self.doc = Document(file, text, None)
         self.resolver = Resolver()
         self.scalars = SafeConstructor()
+        self.known: dict[tuple[str, Any], Any] = {}
 
     def problem(self, event: Any, message: str) -> _Refused:
         m = event.start_mark
@@ -222,6 +224,16 @@ class _Builder:
     def scalar(self, ev: Any) -> Any:
         if self.fast and ev.start_mark.index == ev.end_mark.index:
             raise _Unsure
+        key = (ev.value, ev.implicit)
+        known = self.known.get(key, _NONE)
+        if known is not _NONE:
+            return known
+        value = self._scalar(ev)
+        if len(ev.value) <= 64 and len(self.known) < 100_000:
+            self.known[key] = value  # a name or a number seen again is read once
+        return value
+
+    def _scalar(self, ev: Any) -> Any:
         tag = self.resolver.resolve(ScalarNode, ev.value, ev.implicit)
         if tag not in PLAIN_TAGS:
             return ev.value  # `=` and `<<` as values: text
