@@ -70,7 +70,8 @@ def repeated(value: Any, times: Any, where: Span | None = None) -> tuple[Any, ..
         raise fail(
             where or Span("<rules>", 0, 0), f"repeat of {times:,} items: the limit is {MAX_ITEMS:,}"
         )
-    return (value,) * max(times, 0)
+    out: tuple[Any, ...] = (value,) * max(times, 0)
+    return out
 
 
 def times(a: Any, b: Any) -> Any:

@@ -24,6 +24,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from referee.data.limits import read_fd
+
 KEY_BYTES = 32
 MAX_ENTRY_BYTES = 512 * 1024 * 1024
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -70,17 +72,14 @@ def _open_ours(path: Path) -> int | None:
 
 
 def _read_fd(fd: int, limit: int) -> bytes | None:
+    """At most ``limit`` bytes of an open file, which is closed; None if it holds more."""
     try:
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
+        data = read_fd(fd, limit)
+    except OSError:
+        return None
     finally:
         os.close(fd)
-    return b"".join(chunks) if size <= limit else None
+    return data if len(data) <= limit else None
 
 
 def _key(folder: Path) -> bytes | None:
@@ -100,8 +99,8 @@ def _key(folder: Path) -> bytes | None:
             os.close(fd)
         return key
     opened = _open_ours(path)
-    key = _read_fd(opened, KEY_BYTES) if opened is not None else None
-    return key if key is not None and len(key) == KEY_BYTES else None
+    kept = _read_fd(opened, KEY_BYTES) if opened is not None else None
+    return kept if kept is not None and len(kept) == KEY_BYTES else None
 
 
 def _sign(key: bytes, name: str, payload: bytes) -> bytes:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import cache
+from referee import cache as cache_module
 from referee import spec as spec_module
 from referee.cli import main
 from referee.data.source import parse_document
@@ -379,24 +379,16 @@ def _alive(pid: int) -> bool:
 
 
 # ------------------------------------------------------------------ the disk cache
-@pytest.fixture
-def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.delenv("REFEREE_NO_CACHE", raising=False)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    spec_module._CACHE.clear()
-    return tmp_path / "cache" / "rules-referee"
-
-
 class _Planted:
     def __reduce__(self) -> tuple[Callable[..., object], tuple[str]]:
         return (os.system, ("touch planted-pickle-ran",))
 
 
 def test_a_planted_pickle_is_never_run(
-    game_copy: Path, cache_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    game_copy: Path, cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     load_spec(game_copy)
-    (entry,) = cache_home.glob("spec-*.signed")
+    (entry,) = cache.glob("spec-*.signed")
     monkeypatch.chdir(tmp_path)
     entry.write_bytes(b"\0" * 32 + pickle.dumps(_Planted()))
     spec_module._CACHE.clear()
@@ -404,9 +396,9 @@ def test_a_planted_pickle_is_never_run(
     assert not (tmp_path / "planted-pickle-ran").exists()
 
 
-def test_an_edited_cache_entry_changes_no_verdict(game_copy: Path, cache_home: Path) -> None:
+def test_an_edited_cache_entry_changes_no_verdict(game_copy: Path, cache: Path) -> None:
     load_spec(game_copy)
-    (entry,) = cache_home.glob("spec-*.signed")
+    (entry,) = cache.glob("spec-*.signed")
     data = entry.read_bytes()
     entry.write_bytes(data[:-100] + bytes(b ^ 1 for b in data[-100:]))
     spec_module._CACHE.clear()
@@ -415,10 +407,10 @@ def test_an_edited_cache_entry_changes_no_verdict(game_copy: Path, cache_home: P
 
 
 def test_the_cache_writes_through_no_planted_link(
-    game_copy: Path, cache_home: Path, tmp_path: Path
+    game_copy: Path, cache: Path, tmp_path: Path
 ) -> None:
     load_spec(game_copy)
-    (entry,) = cache_home.glob("spec-*.signed")
+    (entry,) = cache.glob("spec-*.signed")
     victim = tmp_path / "victim"
     victim.write_text("keep me")
     entry.unlink()
@@ -428,24 +420,24 @@ def test_the_cache_writes_through_no_planted_link(
     assert victim.read_text() == "keep me" and not entry.is_symlink()
 
 
-def test_the_cache_is_private_whatever_the_umask(game_copy: Path, cache_home: Path) -> None:
+def test_the_cache_is_private_whatever_the_umask(game_copy: Path, cache: Path) -> None:
     old = os.umask(0)
     try:
         load_spec(game_copy)
     finally:
         os.umask(old)
-    assert stat.S_IMODE(cache_home.stat().st_mode) == 0o700
-    for f in cache_home.iterdir():
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o700
+    for f in cache.iterdir():
         assert stat.S_IMODE(f.stat().st_mode) == 0o600, f
 
 
-def test_a_cache_folder_of_someone_else_is_not_used(cache_home: Path) -> None:
-    cache_home.parent.mkdir(parents=True)
-    elsewhere = cache_home.parent / "elsewhere"
+def test_a_cache_folder_of_someone_else_is_not_used(cache: Path) -> None:
+    cache.parent.mkdir(parents=True)
+    elsewhere = cache.parent / "elsewhere"
     elsewhere.mkdir()
-    cache_home.symlink_to(elsewhere)
-    cache.store("spec-x.signed", b"payload")
-    assert cache.load("spec-x.signed") is None and list(elsewhere.iterdir()) == []
+    cache.symlink_to(elsewhere)
+    cache_module.store("spec-x.signed", b"payload")
+    assert cache_module.load("spec-x.signed") is None and list(elsewhere.iterdir()) == []
 
 
 # ------------------------------------------------------------------ a spec given by the user

@@ -4,19 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from referee import spec as spec_module
 from referee.spec import load_spec
-
-
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A disk cache of its own, on, and an empty process cache; the folder of the signed entries."""
-    monkeypatch.delenv("REFEREE_NO_CACHE", raising=False)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    spec_module._CACHE.clear()
-    return tmp_path / "cache" / "rules-referee"
 
 
 def test_disk_cache_is_keyed_by_content(game_copy: Path, cache: Path) -> None:

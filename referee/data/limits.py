@@ -58,20 +58,27 @@ def read_bytes(path: str | Path, limit: int, what: str = "file") -> bytes:
                 raise _refuse(
                     file, f"{kind_of(st.st_mode)}, not a regular file: a {what} must be one"
                 )
-            chunks: list[bytes] = []
-            size = 0
-            while size <= limit:
-                chunk = os.read(fd, min(_CHUNK, limit + 1 - size))
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
+            data = read_fd(fd, limit)
         finally:
             os.close(fd)
     except OSError as err:
         raise _refuse(file, f"cannot read file: {err.strerror or err}") from None
-    if size > limit:
+    if len(data) > limit:
         raise _refuse(file, f"{what} is over the limit of {limit:,} bytes", 1)
+    return data
+
+
+def read_fd(fd: int, limit: int) -> bytes:
+    """What an open file holds, up to ``limit + 1`` bytes: one more than the limit says the
+    file is longer, and no more is read."""
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        chunk = os.read(fd, min(_CHUNK, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
     return b"".join(chunks)
 
 

@@ -152,6 +152,7 @@ class _Builder:
         stack: list[list[Any]] = []
         nodes = documents = 0
         root: Any = None
+        ev: Any
         for ev in events:
             if isinstance(ev, DocumentStartEvent):
                 documents += 1
@@ -176,9 +177,10 @@ class _Builder:
                 raise self.problem(ev, f"nesting deeper than {MAX_DEPTH} levels")
             if isinstance(ev, AliasEvent) or ev.anchor is not None:
                 raise self.problem(ev, "aliases (&anchor / *alias) are not allowed")
-            if ev.tag is not None:
+            tag = getattr(ev, "tag", None)
+            if tag is not None:
                 raise self.problem(
-                    ev, f"YAML tags are not allowed ({shown(ev.tag)}): a record is plain data"
+                    ev, f"YAML tags are not allowed ({shown(tag)}): a record is plain data"
                 )
             if top is None:
                 path: Path_ = ()
@@ -186,7 +188,7 @@ class _Builder:
                 path = top[1] + (len(top[0]),)
             else:
                 path = top[1] + (top[2],)
-            m = ev.start_mark
+            m: Any = ev.start_mark
             marks[path] = Span(self.file, m.line + 1, m.column + 1, start=m.index)
             if isinstance(ev, ScalarEvent):
                 value = self.scalar(ev)
@@ -215,11 +217,15 @@ class _Builder:
             raise self.problem(
                 ev, f"YAML tags are not allowed ({shown(ev.tag)}): a record is plain data"
             )
-        if self.resolver.resolve(ScalarNode, ev.value, ev.implicit) == _MERGE:
+        if self._tag(ev) == _MERGE:
             raise self.problem(ev, "merge keys (<<) are not allowed")
         if ev.value in mapping:
             raise self.problem(ev, f"duplicate key '{shown(ev.value)}'")
         return str(ev.value)
+
+    def _tag(self, ev: Any) -> str:
+        """The tag YAML's rules give a scalar without one."""
+        return str(self.resolver.resolve(ScalarNode, ev.value, ev.implicit))  # type: ignore[no-untyped-call]
 
     def scalar(self, ev: Any) -> Any:
         if self.fast and ev.start_mark.index == ev.end_mark.index:
@@ -234,7 +240,7 @@ class _Builder:
         return value
 
     def _scalar(self, ev: Any) -> Any:
-        tag = self.resolver.resolve(ScalarNode, ev.value, ev.implicit)
+        tag = self._tag(ev)
         if tag not in PLAIN_TAGS:
             return ev.value  # `=` and `<<` as values: text
         if tag in (_INT, _FLOAT) and ":" in ev.value:
