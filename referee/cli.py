@@ -22,7 +22,7 @@ from referee.engine.batch import check_many, expand, render_summary, summary
 from referee.engine.compare import compare
 from referee.engine.compare import render as render_comparison
 from referee.engine.play import as_yaml, play, play_many
-from referee.engine.replay import check_record, render
+from referee.engine.replay import check_one, render
 from referee.errors import Problem, RefereeError, Span
 from referee.explain import (
     clauses_table,
@@ -200,21 +200,25 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     spec = _load(args)
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
-    paths = expand(list(args.records))
-    if len(paths) == 1 and not args.records[0].is_dir():
-        verdict = check_record(spec, paths[0], choice, keep_going=args.all)  # bad input: exit 2
+    paths, skipped = expand(list(args.records))
+    if len(paths) == 1 and not skipped and not args.records[0].is_dir():
+        verdict = check_one(spec, paths[0], choice, keep_going=args.all)  # bad input: exit 2
         _emit(args, verdict.as_json(), render(verdict))
         return EXIT_OK if verdict.legal else EXIT_ILLEGAL
     if not paths:
+        for s in skipped:
+            print(s.text(), file=sys.stderr)
         raise RefereeError([Problem(Span(str(args.records[0]), 0, 0), "no records here")])
     progress = args.format == "text" and len(paths) >= 20 and sys.stderr.isatty()
     results = check_many(spec, paths, choice, args.all, progress)
-    total = summary(results)
+    total = summary(results, skipped)
     if args.format == "json":
-        print(json.dumps({"records": [r.as_json() for r in results], "summary": total}, indent=2))
+        records = [r.as_json() for r in results]
+        passed = [{"file": s.path, "reason": s.reason} for s in skipped]
+        print(json.dumps({"records": records, "skipped": passed, "summary": total}, indent=2))
     else:
         shown = [r.text() for r in results if r.status != "legal" or len(results) <= 20]
-        print("\n".join([*shown, render_summary(total)]))
+        print("\n".join([*shown, *(s.text() for s in skipped), render_summary(total)]))
     if any(r.status == "bad input" for r in results):
         return EXIT_BAD_INPUT
     return EXIT_OK if all(r.status == "legal" for r in results) else EXIT_ILLEGAL

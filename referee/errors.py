@@ -8,7 +8,11 @@ these into exit code 2; no traceback reaches a user.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+
+from referee.text import clip, escape, shown, window
+
+MAX_MESSAGE = 500  # characters of a message or a hint
+SHOWN_FILE_BYTES = 16 * 1024 * 1024  # a file larger than this is not read to show its line
 
 
 @dataclass(frozen=True)
@@ -40,16 +44,19 @@ class Problem:
     clause: str = ""
 
     def render(self, sources: dict[str, str] | None = None) -> str:
-        head = f"{self.span}: {self.message}"
+        """The message, the source line with a caret under the spot, and the hint: whatever
+        came from input escaped (no control character reaches the terminal) and clipped."""
+        head = f"{self.span}: {shown(self.message, MAX_MESSAGE)}"
         if self.clause:
-            head += f" [clause {self.clause}]"
-        lines = [head]
+            head += f" [clause {shown(self.clause)}]"
+        lines = [escape(head)]
         text = source_line(self.span, sources)
         if text is not None:
-            lines.append("    " + text.rstrip("\n").expandtabs(1))
-            lines.append("    " + " " * max(self.span.column - 1, 0) + "^")
+            shown_line, caret = window(text.rstrip("\n"), self.span.column)
+            lines.append("    " + shown_line)
+            lines.append("    " + " " * caret + "^")
         if self.hint:
-            lines.append(f"  hint: {self.hint}")
+            lines.append(f"  hint: {shown(self.hint, MAX_MESSAGE)}")
         return "\n".join(lines)
 
     def as_json(self) -> dict[str, object]:
@@ -57,8 +64,8 @@ class Problem:
             "file": self.span.file,
             "line": self.span.line,
             "column": self.span.column,
-            "message": self.message,
-            "hint": self.hint,
+            "message": clip(self.message, MAX_MESSAGE),
+            "hint": clip(self.hint, MAX_MESSAGE),
             "clause": self.clause,
         }
 
@@ -69,9 +76,11 @@ def source_line(span: Span, sources: dict[str, str] | None = None) -> str | None
         return None
     text = (sources or {}).get(span.file)
     if text is None:
+        from referee.data.limits import read_bytes  # which itself reports errors
+
         try:
-            text = Path(span.file).read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            text = read_bytes(span.file, SHOWN_FILE_BYTES).decode("utf-8", errors="replace")
+        except RefereeError:
             return None
     lines = text.splitlines()
     if span.line > len(lines):

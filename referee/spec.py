@@ -7,6 +7,7 @@ directory beside the game directory.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
@@ -14,16 +15,22 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee import cache
 from referee.data.components import Components, data_files, load_components
+from referee.data.limits import read_bytes, read_text
+from referee.data.source import MAX_BYTES
+from referee.data.walk import Skipped, walk
 from referee.dsl import ast
 from referee.dsl.checker import Symbols, check_modules
+from referee.dsl.guards import no_recursion, parse_rules
 from referee.dsl.interp import Interpreter, TraceEntry
 from referee.dsl.overlays import apply
-from referee.dsl.parser import GRAMMAR, parse_module
+from referee.dsl.parser import GRAMMAR
 from referee.errors import Problem, RefereeError, Span
 
 SPEC_ROOT = Path(__file__).resolve().parents[1] / "spec"
 MAX_RULES_BYTES = 2 * 1024 * 1024
+MAX_SCHEMA_BYTES = 1024 * 1024
 
 
 def default_game_dir() -> Path:
@@ -93,8 +100,14 @@ def clause_key(number: str) -> tuple[int, ...]:
     return tuple(int(p) for p in number.split("."))
 
 
-def rules_files(game_dir: Path) -> list[Path]:
-    return sorted(game_dir.rglob("*.rules"))
+def rules_files(game_dir: Path, skipped: list[Skipped] | None = None) -> list[Path]:
+    """The .rules files below a game's folder; what was passed over goes to ``skipped``."""
+    return walk(game_dir, (".rules",), skipped if skipped is not None else [])
+
+
+def schema_files(game_dir: Path) -> list[Path]:
+    folder = game_dir.parent / "schema"
+    return sorted(folder.glob("*.json")) if folder.is_dir() else []
 
 
 _CACHE: dict[tuple[object, ...], Spec] = {}
@@ -102,14 +115,17 @@ _CACHE: dict[tuple[object, ...], Spec] = {}
 
 def _fingerprint(game_dir: Path, data_dir: Path | None) -> tuple[object, ...]:
     """Every input file's path, size and modification time: a changed file, a new spec."""
-    files = [*game_dir.rglob("*"), *(game_dir.parent / "schema").glob("*")]
+    files = [*rules_files(game_dir), *schema_files(game_dir)]
+    files += walk(game_dir / "data", (".yaml", ".json"), []) if (game_dir / "data").is_dir() else []
     if data_dir is not None and data_dir.is_dir():
         files += list(data_dir.glob("*"))
     stats = []
     for f in sorted(files):
-        if f.is_file():
+        try:
             st = f.stat()
-            stats.append((str(f), st.st_size, st.st_mtime_ns))
+        except OSError:
+            continue
+        stats.append((str(f), st.st_size, st.st_mtime_ns))
     return (str(game_dir), str(data_dir), Path.cwd(), tuple(stats))
 
 
@@ -129,56 +145,55 @@ def load_spec(game_dir: Path | None = None, data_dir: Path | None = None) -> Spe
     return _CACHE[key]
 
 
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "rules-referee"
-
-
 def _content_key(game_dir: Path, data_dir: Path | None) -> str:
-    """A digest of everything a checked spec is made from, the engine's own code included."""
+    """A digest of everything a checked spec is made from, the engine's own code included.
+    Each file is read under its limit: one over it is reported when the spec is loaded."""
     h = hashlib.sha256()
     engine = Path(__file__).resolve().parent
-    files = [GRAMMAR, *sorted(engine.rglob("*.py"))]
-    files += sorted(game_dir.rglob("*.rules")) + sorted((game_dir.parent / "schema").glob("*.json"))
-    files += data_files(game_dir / "data", data_dir)
-    for f in files:
-        h.update(str(f).encode())
-        h.update(f.read_bytes())
+    files = [
+        (GRAMMAR, MAX_RULES_BYTES),
+        *((f, MAX_RULES_BYTES) for f in sorted(engine.rglob("*.py"))),
+    ]
+    files += [(f, MAX_RULES_BYTES) for f in rules_files(game_dir)]
+    files += [(f, MAX_SCHEMA_BYTES) for f in schema_files(game_dir)]
+    files += [(f, MAX_BYTES) for f in data_files(game_dir / "data", data_dir)]
+    for f, limit in files:
+        h.update(str(f).encode() + b"\0")
+        h.update(hashlib.sha256(read_bytes(f, limit)).digest())
     h.update(str(Path.cwd()).encode())  # spans name files relative to it
     return h.hexdigest()[:32]
 
 
 def _from_disk(game_dir: Path, data_dir: Path | None) -> Spec:
-    """The checked spec from the disk cache, keyed by content; else load it and keep it there."""
+    """The checked spec from the disk cache, keyed by content; else load it and keep it there.
+
+    The cache (referee/cache.py, docs/cache.md) is a private folder whose entries are signed
+    with a key only this user can read: a payload is unpickled only once its signature shows
+    this user's referee wrote it, for exactly these input files."""
     if os.environ.get("REFEREE_NO_CACHE"):
         return _load(game_dir, data_dir)
     try:
-        path = _cache_dir() / f"spec-{_content_key(game_dir, data_dir)}.pickle"
-    except OSError:
-        return _load(game_dir, data_dir)
-    if path.is_file():
+        name = f"spec-{_content_key(game_dir, data_dir)}.signed"
+    except (OSError, RefereeError):
+        return _load(game_dir, data_dir)  # which says what is wrong with the files
+    payload = cache.load(name)
+    if payload is not None:
         try:
-            with path.open("rb") as f:
-                cached = pickle.load(f)
+            cached = pickle.loads(payload)  # signed by this user's referee: see above
             if isinstance(cached, Spec):
                 return cached
-        except Exception:  # noqa: BLE001 - a stale or broken cache is rebuilt
+        except Exception:  # noqa: BLE001 - an entry of another version is rebuilt
             pass
     spec = _load(game_dir, data_dir)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        with tmp.open("wb") as f:
-            pickle.dump(spec, f, protocol=pickle.HIGHEST_PROTOCOL)
-        tmp.replace(path)
-    except (OSError, pickle.PicklingError, RecursionError):
-        pass  # no cache: the next run loads the spec again
+    with contextlib.suppress(pickle.PicklingError, RecursionError):  # else no cache: loaded again
+        cache.store(name, pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL))
     return spec
 
 
 def _load(game_dir: Path, data_dir: Path | None) -> Spec:
-    files = rules_files(game_dir)
-    if not files:
+    skipped: list[Skipped] = []
+    files = rules_files(game_dir, skipped)
+    if not files and not skipped:
         raise RefereeError(
             [Problem(Span(str(game_dir), 0, 0), "no .rules files in this directory")]
         )
@@ -186,22 +201,27 @@ def _load(game_dir: Path, data_dir: Path | None) -> Spec:
         data_files(game_dir / "data", data_dir), game_dir.parent / "schema"
     )
     modules: list[ast.Module] = []
-    problems: list[Problem] = []
+    problems = [Problem(Span(s.path, 0, 0), s.reason) for s in skipped]
     sources: dict[str, str] = {}
     for f in files:
         name = _display(f)
-        if f.stat().st_size > MAX_RULES_BYTES:
-            problems.append(Problem(Span(name, 1, 1), "rules file is too large"))
-            continue
-        text = f.read_text(encoding="utf-8")
-        sources[name] = text
         try:
-            modules.append(parse_module(text, name))
+            text = read_text(f, MAX_RULES_BYTES, "rules file")
+            sources[name] = text
+            modules.append(parse_rules(text, name))
         except RefereeError as err:
             problems.extend(err.problems)
     if problems:
         raise RefereeError(problems, sources)
-    sym, problems = check_modules(modules, components.names())
+    try:
+        sym, problems = check_modules(modules, components.names())
+    except RecursionError:
+        raise RefereeError(
+            [Problem(Span(str(game_dir), 0, 0), "an expression is nested too deeply to check")]
+        ) from None
+    if problems:
+        raise RefereeError(problems, sources)
+    problems = no_recursion(sym)
     if problems:
         raise RefereeError(problems, sources)
     return Spec(game_dir, modules, sym, components, sources)

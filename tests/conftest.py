@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from referee import spec as spec_module
 from referee.dsl.interp import Interpreter
 from referee.spec import SPEC_ROOT, Spec, load_spec
 
@@ -59,3 +60,12 @@ def mini_game(tmp_path: Path) -> Callable[[str], Path]:
         return game
 
     return make
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A disk cache of its own, on, and an empty process cache; the folder of the signed entries."""
+    monkeypatch.delenv("REFEREE_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    spec_module._CACHE.clear()
+    return tmp_path / "cache" / "rules-referee"

@@ -4,24 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from referee import spec as spec_module
 from referee.spec import load_spec
 
 
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A disk cache of its own, on, and an empty process cache; the folder of the pickles."""
-    monkeypatch.delenv("REFEREE_NO_CACHE", raising=False)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    spec_module._CACHE.clear()
-    return tmp_path / "cache" / "rules-referee"
-
-
 def test_disk_cache_is_keyed_by_content(game_copy: Path, cache: Path) -> None:
     first = load_spec(game_copy)
-    cached = list(cache.glob("spec-*.pickle"))
+    cached = list(cache.glob("spec-*.signed"))
     assert len(cached) == 1
     spec_module._CACHE.clear()
     again = load_spec(game_copy)  # from the disk cache
@@ -35,12 +24,12 @@ def test_disk_cache_is_keyed_by_content(game_copy: Path, cache: Path) -> None:
     spec_module._CACHE.clear()
     changed = load_spec(game_copy)
     assert changed.interpreter().call("overrun_ratio") == 5
-    assert len(list(cache.glob("spec-*.pickle"))) == 2
+    assert len(list(cache.glob("spec-*.signed"))) == 2
 
 
 def test_a_broken_cache_file_is_rebuilt(game_copy: Path, cache: Path) -> None:
     load_spec(game_copy)
-    (path,) = cache.glob("spec-*.pickle")
+    (path,) = cache.glob("spec-*.signed")
     path.write_bytes(b"not a pickle")
     spec_module._CACHE.clear()
     assert load_spec(game_copy).interpreter().call("overrun_ratio") == 4

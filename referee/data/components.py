@@ -11,6 +11,7 @@ of what the collections mean.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,8 +22,10 @@ import jsonschema
 from referee.data.schema import problems
 from referee.data.source import Document, load_document
 from referee.errors import Problem, RefereeError, Span
+from referee.text import shown
 
 KEYS = ("name", "id")
+SCHEMA_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a file of the schema folder, nothing else
 
 
 @dataclass
@@ -89,6 +92,15 @@ def load_components(files: list[Path], schema_dir: Path) -> Components:
     names = comps.names()
     for name, doc in comps.documents.items():
         schema_path = schema_dir / f"{name}.schema.json"
+        if not SCHEMA_NAME.fullmatch(name):
+            found.append(
+                Problem(
+                    doc.span(("schema",)),
+                    f"schema '{shown(name)}' is not a plain name: a schema is a file of its folder",
+                    "a name of letters, digits, '-' and '_'",
+                )
+            )
+            continue
         if not schema_path.is_file():
             found.append(
                 Problem(doc.span(("schema",)), f"no schema named '{name}' in {schema_dir}")

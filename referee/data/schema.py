@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from difflib import get_close_matches
 from functools import lru_cache
@@ -13,20 +14,66 @@ import jsonschema
 from jsonschema import validators
 from jsonschema.exceptions import best_match
 
+from referee.data.limits import read_text
 from referee.data.source import Document, show_path
 from referee.errors import Problem, RefereeError, Span
+from referee.text import clip, shown
 
 Keyword = Callable[[Any, Any, Any, Any], Iterator[jsonschema.ValidationError]]
 
 
+MAX_SCHEMA_BYTES = 1024 * 1024
+MAX_PATTERN = 200  # characters of a schema's regular expression
+
+
 @lru_cache(maxsize=32)
 def load_schema(path: Path) -> dict[str, Any]:
+    """A JSON Schema, checked, and refused if a regular expression in it could take
+    exponential time (a repeated group that repeats or alternates inside, a backreference)."""
+    text = read_text(path, MAX_SCHEMA_BYTES, "schema")
     try:
-        schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        schema: dict[str, Any] = json.loads(text)
         validators.validator_for(schema).check_schema(schema)
-    except (OSError, ValueError, jsonschema.SchemaError) as err:
-        raise RefereeError([Problem(Span(str(path), 1, 1), f"cannot load schema: {err}")]) from None
+    except (ValueError, RecursionError, jsonschema.SchemaError) as err:
+        message = "nested too deeply" if isinstance(err, RecursionError) else str(err)
+        raise RefereeError(
+            [Problem(Span(str(path), 1, 1), f"cannot load schema: {shown(message)}")]
+        ) from None
+    for pattern in _patterns(schema):
+        if len(pattern) > MAX_PATTERN or _RISKY.search(pattern):
+            at = text.find(json.dumps(pattern)[1:-1])
+            line = text.count("\n", 0, at) + 1 if at >= 0 else 1
+            raise RefereeError(
+                [
+                    Problem(
+                        Span(str(path), line, 1),
+                        f"pattern {shown(pattern, 80)!r} could take exponential time: a"
+                        " repeated group that repeats or alternates inside, a backreference,"
+                        f" or over {MAX_PATTERN} characters",
+                    )
+                ]
+            )
     return schema
+
+
+# A group holding a quantifier or an alternation, itself quantified; or a backreference.
+_RISKY = re.compile(r"\((?:[^()]|\\.)*[*+?{|](?:[^()]|\\.)*\)\s*[*+?{]|\\[1-9]|\(\?P=")
+
+
+def _patterns(schema: Any) -> Iterator[str]:
+    """Every regular expression in a schema: ``pattern`` values and ``patternProperties``
+    keys (walked without recursion)."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("pattern"), str):
+                yield node["pattern"]
+            if isinstance(node.get("patternProperties"), dict):
+                yield from (k for k in node["patternProperties"] if isinstance(k, str))
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 def problems(
@@ -97,14 +144,28 @@ def describe(err: jsonschema.ValidationError) -> str:
         return err.message.replace("Additional properties are not allowed", "unknown field")
     if err.validator == "enum":
         allowed = ", ".join(repr(v) for v in err.validator_value)  # type: ignore[union-attr]
-        return f"{err.instance!r} is not one of {allowed}"
+        return f"{_value(err.instance)} is not one of {clip(allowed)}"
     if err.validator == "const":
-        return f"{err.instance!r} should be {err.validator_value!r}"
+        return f"{_value(err.instance)} should be {_value(err.validator_value)}"
     if err.validator == "type":
         wanted = err.validator_value
         wanted = " or ".join(wanted) if isinstance(wanted, list) else wanted
-        return f"expected {wanted}, found {_json_kind(err.instance)} {err.instance!r}"
-    return err.message
+        return f"expected {wanted}, found {_json_kind(err.instance)} {_value(err.instance)}"
+    if err.validator in ("maxItems", "minItems", "maxLength", "minLength"):
+        size = len(err.instance) if hasattr(err.instance, "__len__") else 0
+        bound = "at most" if err.validator.startswith("max") else "at least"
+        unit = "characters" if err.validator.endswith("Length") else "items"
+        return f"{size:,} {unit}; {bound} {err.validator_value:,} allowed"
+    return clip(err.message)
+
+
+def _value(v: Any) -> str:
+    """A value as a message shows it: its repr, never a whole long list or text."""
+    if isinstance(v, (list, dict)) and len(v) > 50:
+        return f"{_json_kind(v)} of {len(v):,} items"
+    if isinstance(v, str) and len(v) > 1000:
+        return f"{v[:200]!r}... ({len(v):,} characters)"
+    return clip(repr(v))
 
 
 def _json_kind(value: object) -> str:

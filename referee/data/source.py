@@ -8,24 +8,35 @@ indexes) to a Span, so that a schema error can point at the bad field.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.events import (
+    AliasEvent,
+    CollectionEndEvent,
+    DocumentStartEvent,
+    NodeEvent,
+    ScalarEvent,
+    SequenceStartEvent,
+)
+from yaml.nodes import ScalarNode
+from yaml.resolver import Resolver
 
+from referee.data.limits import MAX_DIGITS, read_text
 from referee.errors import Problem, RefereeError, Span
+from referee.text import shown
 
 Path_ = tuple[str | int, ...]
 
 MAX_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
-MAX_NODES = 2_000_000
+MAX_NODES = 1_000_000
 PLAIN_TAGS = {
-    f"tag:yaml.org,2002:{t}"
-    for t in ("str", "int", "float", "bool", "null", "map", "seq", "timestamp")
+    f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "timestamp")
 }
 
 
@@ -53,37 +64,11 @@ def show_path(path: Path_) -> str:
     return out or "(top level)"
 
 
-def _span(file: str, node: Node) -> Span:
-    m = node.start_mark
-    return Span(file, m.line + 1, m.column + 1, start=m.index)
-
-
-def load_document(path: str | Path, max_bytes: int = MAX_BYTES) -> Document:
+def load_document(
+    path: str | Path, max_bytes: int = MAX_BYTES, what: str = "data file"
+) -> Document:
     """Read and parse one YAML or JSON file; every failure is a located RefereeError."""
-    file = str(path)
-    try:
-        size = Path(path).stat().st_size
-        if size > max_bytes:
-            raise RefereeError(
-                [
-                    Problem(
-                        Span(file, 1, 1),
-                        f"file is {size:,} bytes; the limit is {max_bytes:,}",
-                    )
-                ]
-            )
-        raw = Path(path).read_bytes()
-    except OSError as err:
-        raise RefereeError(
-            [Problem(Span(file, 0, 0), f"cannot read file: {err.strerror}")]
-        ) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise RefereeError(
-            [Problem(Span(file, 1, 1), f"not UTF-8 text (bad byte at offset {err.start})")]
-        ) from None
-    return parse_document(text, file)
+    return parse_document(read_text(path, max_bytes, what), str(path))
 
 
 # libyaml's parser, where PyYAML was built with it: ten times faster. A document is
@@ -107,11 +92,15 @@ class _Unsure(Exception):
 def parse_document(text: str, file: str) -> Document:
     if _FAST_LOADER is not None and not _UNSURE_CHARS.search(text):
         try:
-            return _document(text, file, yaml.compose(text, Loader=_FAST_LOADER), fast=True)
+            return _Builder(file, text, fast=True).build(yaml.parse(text, Loader=_FAST_LOADER))
+        except _Refused as err:  # a limit broken: said where libyaml found it, as it is
+            raise err.error from None
         except Exception:  # noqa: BLE001 - whatever it is, the pure parser says it properly
             pass
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        return _Builder(file, text).build(yaml.parse(text, Loader=yaml.SafeLoader))
+    except _Refused as err:
+        raise err.error from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
@@ -121,74 +110,149 @@ def parse_document(text: str, file: str) -> Document:
         ) from None
     except yaml.YAMLError as err:
         raise RefereeError([Problem(Span(file, 1, 1), f"malformed YAML or JSON: {err}")]) from None
-    return _document(text, file, node, fast=False)
 
 
-def _document(text: str, file: str, node: Node | None, fast: bool) -> Document:
-    doc = Document(file, text, None)
-    if node is None:
-        return doc
-    builder = _Builder(file, doc.marks, fast)
-    try:
-        doc.data = builder.build(node, (), 0)
-    except RefereeError as err:
-        err.sources[file] = text
-        raise
-    return doc
+class _Refused(Exception):
+    """A document the referee will not read: too deep, too big, or not plain data."""
+
+    def __init__(self, error: RefereeError) -> None:
+        self.error = error
+
+
+_NONE = object()
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_MERGE = "tag:yaml.org,2002:merge"
 
 
 class _Builder:
-    """Node tree to plain data. Refuses aliases, deep nesting and oversized documents."""
+    """Parser events to plain data, with no recursion and no node tree: each value is
+    built as its events come. Refuses, where it starts, a value nested deeper than
+    MAX_DEPTH, the value after MAX_NODES, anchors and aliases, explicit tags, merge keys,
+    duplicate keys and integers of more than MAX_DIGITS digits. YAML 1.1's base-60 numbers
+    (``1:30``) are read as text, as YAML 1.2 reads them."""
 
-    def __init__(self, file: str, marks: dict[Path_, Span], fast: bool = False) -> None:
+    def __init__(self, file: str, text: str, fast: bool = False) -> None:
         self.file = file
+        self.text = text
         self.fast = fast
-        self.marks = marks
-        self.nodes = 0
+        self.doc = Document(file, text, None)
+        self.resolver = Resolver()
         self.scalars = SafeConstructor()
-        self.seen: set[int] = set()
+        self.known: dict[tuple[str, Any], Any] = {}
 
-    def problem(self, node: Node, message: str) -> RefereeError:
-        return RefereeError([Problem(_span(self.file, node), message)])
+    def problem(self, event: Any, message: str) -> _Refused:
+        m = event.start_mark
+        span = Span(self.file, m.line + 1, m.column + 1, start=m.index)
+        return _Refused(RefereeError([Problem(span, message)], {self.file: self.text}))
 
-    def build(self, node: Node, path: Path_, depth: int) -> Any:
-        self.nodes += 1
-        if self.nodes > MAX_NODES:
-            raise self.problem(node, f"document has more than {MAX_NODES:,} values")
-        if depth > MAX_DEPTH:
-            raise self.problem(node, f"nesting deeper than {MAX_DEPTH} levels")
-        self.marks[path] = _span(self.file, node)
-        if node.tag not in PLAIN_TAGS:
+    def build(self, events: Iterator[Any]) -> Document:
+        marks = self.doc.marks
+        # open containers: [the container, its path, the key waiting for its value]
+        stack: list[list[Any]] = []
+        nodes = documents = 0
+        root: Any = None
+        ev: Any
+        for ev in events:
+            if isinstance(ev, DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise self.problem(ev, "one document per file: a second one starts here")
+                continue
+            if not isinstance(ev, NodeEvent) and not isinstance(ev, CollectionEndEvent):
+                continue
+            if isinstance(ev, CollectionEndEvent):
+                done = stack.pop()[0]
+                if not stack:
+                    root = done
+                continue
+            top = stack[-1] if stack else None
+            if top is not None and isinstance(top[0], dict) and top[2] is None:
+                top[2] = self.key(ev, top[0])  # a key: where it sits is its value's concern
+                continue
+            nodes += 1
+            if nodes > MAX_NODES:
+                raise self.problem(ev, f"document has more than {MAX_NODES:,} values")
+            if len(stack) > MAX_DEPTH:
+                raise self.problem(ev, f"nesting deeper than {MAX_DEPTH} levels")
+            if isinstance(ev, AliasEvent) or ev.anchor is not None:
+                raise self.problem(ev, "aliases (&anchor / *alias) are not allowed")
+            tag = getattr(ev, "tag", None)
+            if tag is not None:
+                raise self.problem(
+                    ev, f"YAML tags are not allowed ({shown(tag)}): a record is plain data"
+                )
+            if top is None:
+                path: Path_ = ()
+            elif isinstance(top[0], list):
+                path = top[1] + (len(top[0]),)
+            else:
+                path = top[1] + (top[2],)
+            m: Any = ev.start_mark
+            marks[path] = Span(self.file, m.line + 1, m.column + 1, start=m.index)
+            if isinstance(ev, ScalarEvent):
+                value = self.scalar(ev)
+            elif isinstance(ev, SequenceStartEvent):
+                value = []
+                stack.append([value, path, None])
+            else:
+                value = {}
+                stack.append([value, path, None])
+            if top is None:
+                root = value
+            elif isinstance(top[0], list):
+                top[0].append(value)
+            else:
+                top[0][top[2]] = value
+                top[2] = None
+        self.doc.data = root
+        return self.doc
+
+    def key(self, ev: Any, mapping: dict[str, Any]) -> str:
+        if isinstance(ev, AliasEvent) or ev.anchor is not None:
+            raise self.problem(ev, "aliases (&anchor / *alias) are not allowed")
+        if not isinstance(ev, ScalarEvent):
+            raise self.problem(ev, "a key must be a plain name, not a list or mapping")
+        if ev.tag is not None:
             raise self.problem(
-                node, f"YAML tags are not allowed ({node.tag}): a record is plain data"
+                ev, f"YAML tags are not allowed ({shown(ev.tag)}): a record is plain data"
             )
-        if not isinstance(node, ScalarNode):
-            if id(node) in self.seen:
-                raise self.problem(node, "aliases (&anchor / *alias) are not allowed")
-            self.seen.add(id(node))
-        if isinstance(node, ScalarNode):
-            if self.fast and node.start_mark.index == node.end_mark.index:
-                raise _Unsure
-            try:
-                value = self.scalars.construct_object(node)
-            except ConstructorError as err:
-                raise self.problem(node, f"bad value: {err.problem}") from None
-            if not isinstance(value, (str, int, float, bool, type(None))):
-                # dates and binary become text: a record holds plain data only
-                return node.value
-            return value
-        if isinstance(node, SequenceNode):
-            return [self.build(n, path + (i,), depth + 1) for i, n in enumerate(node.value)]
-        if isinstance(node, MappingNode):
-            out: dict[str, Any] = {}
-            for knode, vnode in node.value:
-                if not isinstance(knode, ScalarNode):
-                    raise self.problem(knode, "a key must be a plain name, not a list or mapping")
-                if knode.tag == "tag:yaml.org,2002:merge":
-                    raise self.problem(knode, "merge keys (<<) are not allowed")
-                key = str(knode.value)
-                if key in out:
-                    raise self.problem(knode, f"duplicate key '{key}'")
-                out[key] = self.build(vnode, path + (key,), depth + 1)
-            return out
-        raise self.problem(node, "unsupported YAML node")
+        if self._tag(ev) == _MERGE:
+            raise self.problem(ev, "merge keys (<<) are not allowed")
+        if ev.value in mapping:
+            raise self.problem(ev, f"duplicate key '{shown(ev.value)}'")
+        return str(ev.value)
+
+    def _tag(self, ev: Any) -> str:
+        """The tag YAML's rules give a scalar without one."""
+        return str(self.resolver.resolve(ScalarNode, ev.value, ev.implicit))  # type: ignore[no-untyped-call]
+
+    def scalar(self, ev: Any) -> Any:
+        if self.fast and ev.start_mark.index == ev.end_mark.index:
+            raise _Unsure
+        key = (ev.value, ev.implicit)
+        known = self.known.get(key, _NONE)
+        if known is not _NONE:
+            return known
+        value = self._scalar(ev)
+        if len(ev.value) <= 64 and len(self.known) < 100_000:
+            self.known[key] = value  # a name or a number seen again is read once
+        return value
+
+    def _scalar(self, ev: Any) -> Any:
+        tag = self._tag(ev)
+        if tag not in PLAIN_TAGS:
+            return ev.value  # `=` and `<<` as values: text
+        if tag in (_INT, _FLOAT) and ":" in ev.value:
+            return ev.value  # base 60 in YAML 1.1, text in YAML 1.2 (and in the referee)
+        if tag == _INT and sum(c.isdigit() for c in ev.value) > MAX_DIGITS:
+            raise self.problem(ev, f"a number of more than {MAX_DIGITS} digits")
+        node = ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark)
+        try:
+            value = self.scalars.yaml_constructors[tag](self.scalars, node)
+        except (ConstructorError, ValueError) as err:
+            raise self.problem(ev, f"bad value: {getattr(err, 'problem', err)}") from None
+        if not isinstance(value, (str, int, float, bool, type(None))):
+            # dates and binary become text: a record holds plain data only
+            return ev.value
+        return value

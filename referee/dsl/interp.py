@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.budget import minus, plus, repeated, span_range, times
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
 from referee.dsl.types import BUILTINS
@@ -629,7 +630,7 @@ class Interpreter:
         if isinstance(e, ast.Neg):
             return -self.eval(e.operand, env)
         if isinstance(e, ast.Range):
-            return tuple(range(self.eval(e.lo, env), self.eval(e.hi, env) + 1))
+            return span_range(self.eval(e.lo, env), self.eval(e.hi, env), e.span)
         if isinstance(e, ast.Let):
             return self.eval(e.body, {**env, e.name: self.eval(e.value, env)})
         if isinstance(e, ast.Quant):
@@ -925,9 +926,9 @@ class Interpreter:
 
 
 _OPS: dict[str, Callable[[Any, Any], Any]] = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
+    "+": plus,  # integers bounded: see referee/budget.py
+    "-": minus,
+    "*": times,
     "//": lambda a, b: a // b,
     "%": lambda a, b: a % b,
     "==": lambda a, b: a == b,
@@ -986,7 +987,7 @@ def _builtin(name: str, args: tuple[Any, ...]) -> Any:
     if name == "distinct":
         return _unique(args[0])
     if name == "repeat":
-        return (args[0],) * max(args[1], 0)
+        return repeated(args[0], args[1])
     if name == "flatten":
         return tuple(x for xs in args[0] for x in xs)
     if name == "abs":

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from referee.data.walk import Skipped, walk
 from referee.dsl.overlays import Choice
+from referee.engine.pool import run_guarded
 from referee.engine.replay import Verdict, check_record, render
-from referee.errors import RefereeError
+from referee.errors import RefereeError, Span, fail
 from referee.spec import Spec
 
 SUFFIXES = (".yaml", ".yml", ".json")
@@ -51,22 +53,22 @@ class Result:
         return render(self.verdict)
 
 
-def expand(paths: list[Path]) -> list[Path]:
-    """Files as given; directories become the records below them, in order. A file named
-    twice (a folder and a folder inside it, say) is judged once."""
+def expand(paths: list[Path]) -> tuple[list[Path], list[Skipped]]:
+    """Files as given; folders become the records below them, in order, with what was
+    passed over and why (not a regular file, a link that leads nowhere or out of the folder,
+    a folder that cannot be read or is too deep). Links are not followed out of the folder
+    given. A file named twice (a folder and a folder inside it, say) is judged once."""
     out: list[Path] = []
-    seen: set[Path] = set()
+    skipped: list[Skipped] = []
+    seen: set[str] = set()
     for p in paths:
-        found = (
-            sorted(f for f in p.rglob("*") if f.suffix in SUFFIXES and f.is_file())
-            if p.is_dir()
-            else [p]
-        )
+        found = walk(p, SUFFIXES, skipped) if p.is_dir() else [p]
         for f in found:
-            if f.resolve() not in seen:
-                seen.add(f.resolve())
+            key = os.path.realpath(f)
+            if key not in seen:
+                seen.add(key)
                 out.append(f)
-    return out
+    return out, skipped
 
 
 _WORKER: tuple[Spec, Choice, bool] | None = None
@@ -89,8 +91,22 @@ def _one(path: Path) -> Result:
 def check_many(
     spec: Spec, paths: list[Path], choice: Choice, keep_going: bool, progress: bool
 ) -> list[Result]:
-    """Judge every record; several processes when there are many. Results in the given order."""
-    return on_every_core(_one, paths, _init, (spec, choice, keep_going), progress, "records")
+    """Judge every record, in processes of their own (one per core); results in the given
+    order. A record that crashes, hangs or poisons its process is reported as such, with
+    every other record judged."""
+    total = len(paths)
+    done = [0]
+
+    def tick() -> None:
+        done[0] += 1
+        _tick(None, done[0] - 1, total, progress, "records")
+
+    workers = max(1, min(os.cpu_count() or 1, total))
+    outcomes = run_guarded(_one, paths, _init, (spec, choice, keep_going), workers, tick)
+    return [
+        value if status == "ok" else Result(str(p), error=fail(Span(str(p), 0, 0), value))
+        for p, (status, value) in zip(paths, outcomes, strict=True)
+    ]
 
 
 def on_every_core(
@@ -127,7 +143,7 @@ def _tick(result: R, i: int, total: int, progress: bool, what: str) -> R:
     return result
 
 
-def summary(results: list[Result]) -> dict[str, Any]:
+def summary(results: list[Result], skipped: list[Skipped] | None = None) -> dict[str, Any]:
     statuses = Counter(r.status for r in results)
     by_clause = Counter(
         r.verdict.violations[0].cites
@@ -139,12 +155,15 @@ def summary(results: list[Result]) -> dict[str, Any]:
         "legal": statuses["legal"],
         "illegal": statuses["illegal"],
         "bad input": statuses["bad input"],
+        "skipped": len(skipped or []),
         "illegal by clause": dict(sorted(by_clause.items())),
     }
 
 
 def render_summary(s: dict[str, Any]) -> str:
     counts = f"{s['legal']} legal, {s['illegal']} illegal, {s['bad input']} bad input"
+    if s.get("skipped"):
+        counts += f"; {s['skipped']} skipped"
     lines = [f"{s['records']} records: {counts}"]
     if s["illegal by clause"]:
         width = max(len(c) for c in s["illegal by clause"])

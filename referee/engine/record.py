@@ -39,7 +39,7 @@ class Record:
 
 
 def load_record(path: str | Path, schema_dir: Path) -> Record:
-    doc = load_document(path, MAX_RECORD_BYTES)
+    doc = load_document(path, MAX_RECORD_BYTES, "record")
     if doc.data is None:
         raise RefereeError([Problem(doc.span(()), "the record is empty")], {doc.file: doc.text})
     validate(doc, schema_dir / RECORD_SCHEMA)

@@ -13,14 +13,30 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.dsl import ast
 from referee.dsl.interp import CheckFailed, StandingLoop, show
 from referee.dsl.overlays import Choice, in_force
 from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
 from referee.engine.record import Event, Record, load_record
 from referee.engine.values import Converter
-from referee.errors import Problem, RefereeError, Span
+from referee.errors import Problem, RefereeError, Span, fail
 from referee.spec import Spec
+from referee.text import shown
+
+MAX_LINE = 2_000  # characters of a line of a verdict
+
+# What evaluating the rules may raise on values a record gives them (a position the rules
+# never reach in play, or, with --all, values a failed check was guarding).
+RULES_FAILURES = (
+    ArithmeticError,
+    AttributeError,
+    IndexError,
+    KeyError,
+    TypeError,
+    ValueError,
+    RecursionError,
+)
 
 
 @dataclass
@@ -101,6 +117,41 @@ class Referee:
 
     # ------------------------------------------------------------ start
     def start(self) -> None:
+        """Stand where the record starts: the set-up, or the position it gives. A position
+        the rules then fail on is the record's fault, said at the record's position."""
+        where = ("position",) if self.record.position is not None else ("game",)
+        try:
+            self._start()
+        except (RefereeError, *RULES_FAILURES) as err:
+            raise self._rules_failed(err, where, "the position") from None
+
+    def _rules_failed(
+        self, err: BaseException, path: tuple[str | int, ...], what: str
+    ) -> RefereeError:
+        """The rules failed on a value the record gave: said at the record's ``path``,
+        naming what failed where in the spec. An error already in the record stands."""
+        doc = self.record.doc
+        if isinstance(err, RefereeError):
+            if all(p.span.file == doc.file for p in err.problems):
+                err.sources.setdefault(doc.file, doc.text)
+                return err
+            p = err.problems[0]
+            cause = f"{p.message} ({p.span}" + (f", clause {p.clause})" if p.clause else ")")
+        else:
+            cause = f"{type(err).__name__}: {err}"
+        hint = "a value of the record's position may be one the rules never reach in play"
+        return RefereeError(
+            [
+                Problem(
+                    doc.span(path),
+                    f"{what}: the rules fail on the values this record gives: {shown(cause)}",
+                    hint if self.record.position is not None else "",
+                )
+            ],
+            {doc.file: doc.text},
+        )
+
+    def _start(self) -> None:
         pos = self.record.position
         if pos is None:
             game = self.spec.game
@@ -240,6 +291,14 @@ class Referee:
             raise self._bad(ev.path, f"the spec's rules loop here: {err}") from None
         except StandingLoop as err:
             raise self._bad(ev.path, f"the spec's standing rule {err}") from None
+        except (RefereeError, *RULES_FAILURES) as err:
+            # With --all, once a check has failed the event's later steps may run on the
+            # values it guarded (the first of an empty list, say): the event stops there,
+            # with its violations. Otherwise the rules failed on what this event gave.
+            if not failed:
+                raise self._rules_failed(
+                    err, ev.path[:2], f"event {ev.index} ({ev.action})"
+                ) from None
         finally:
             self.interp.lenient = None
         return [self._failed(ev, err) for err in failed]
@@ -276,6 +335,18 @@ class Referee:
             waiting = f"next: {top.proc.title.lower()}, step {top.step.name}"
             text = f"{text}; {waiting}" if text else waiting
         return text
+
+
+def check_one(spec: Spec, path: str | Path, choice: Choice, keep_going: bool = False) -> Verdict:
+    """``check_record`` under the time limit for one record (REFEREE_TIME_LIMIT)."""
+    limit = time_limit_seconds()
+    try:
+        with time_limit(limit):
+            return check_record(spec, path, choice, keep_going)
+    except TimeUp:
+        raise fail(
+            Span(str(path), 0, 0), f"stopped: judging took longer than the limit of {limit:g} s"
+        ) from None
 
 
 def check_record(spec: Spec, path: str | Path, choice: Choice, keep_going: bool = False) -> Verdict:
@@ -362,4 +433,5 @@ def render(verdict: Verdict) -> str:
         f"  printing {verdict.printing}; overlays in force: {overlays};"
         f" relied on: {', '.join(relied) or 'none'}"
     )
-    return "\n".join(out)
+    # names and values from the record, escaped: one line of output per line here
+    return "\n".join(shown(line, MAX_LINE) for line in out)

@@ -1,0 +1,119 @@
+"""Time and memory for the largest hostile records the limits accept (issue 12).
+
+    python benchmarks/hostile.py [--quick]
+
+Each record is made in a temporary folder, judged by ``referee check`` in a process of its
+own, and reported with its wall time, its peak memory (the process's maximum resident
+size) and its exit code. The target: every one judged or refused in under 60 s and 1 GB.
+``--quick`` makes each record a tenth as large.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LIMIT = 16 * 1024 * 1024  # the record size limit (referee/engine/record.py)
+EVENT = "  - deal: {by: tokugawa, cards: [tokugawa, tokugawa, maeda, date, fukushima]}\n"
+
+
+def fill(path: Path, head: str, unit: str, tail: str, size: int) -> Path:
+    """``head``, then ``unit`` as many times as fit in ``size`` bytes, then ``tail``."""
+    n = (size - len(head) - len(tail) - 16) // len(unit)
+    with path.open("w") as f:
+        f.write(head)
+        f.write(unit * n)
+        f.write(tail)
+    return path
+
+
+def records(folder: Path, size: int) -> list[tuple[str, Path, list[str]]]:
+    game = "game: sekigahara\n"
+    weeks = (ROOT / "examples" / "weeks-1-2.yaml").read_text()
+    moves = (ROOT / "examples" / "illegal" / "movement-too-far.yaml").read_text()
+    head, move = moves.split("  - move:\n", 1)
+    return [
+        (
+            "events, to the first illegal",
+            fill(folder / "a.yaml", game + "events:\n", EVENT, "", size),
+            [],
+        ),
+        ("a legal game, then events", fill(folder / "b.yaml", weeks, EVENT, "", size), []),
+        (
+            "illegal moves, --all",
+            fill(folder / "c.yaml", head, "  - move:\n" + move, "", size // 8),
+            ["--all"],
+        ),
+        (
+            "0, 0, 0, ... (too many values)",
+            fill(folder / "d.yaml", game + "notes: [", "0,", "0]\nevents: []\n", size),
+            [],
+        ),
+        (
+            "names with a tab (pure parser)",
+            fill(folder / "e.yaml", game + "notes: [\t", "tokugawa, ", "x]\nevents: []\n", size),
+            [],
+        ),
+        (
+            "base-60 numbers",
+            fill(folder / "f.yaml", game + "notes: ", "1:", "0\nevents: []\n", size),
+            [],
+        ),
+        ("nesting 30,000 deep", fill(folder / "g.yaml", game + "events: ", "[", "", 30_000), []),
+        (
+            "one event, a long line",
+            fill(
+                folder / "h.yaml",
+                game + "events: [{deal: {by: tokugawa, cards: [",
+                "tokugawa, ",
+                "x]}}]\n",
+                size,
+            ),
+            [],
+        ),
+    ]
+
+
+def judge(path: Path, extra: list[str]) -> tuple[float, float, int]:
+    """Wall seconds, peak resident MB and exit code of ``referee check PATH``."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    start = time.perf_counter()
+    pid = os.spawnve(
+        os.P_NOWAIT,
+        sys.executable,
+        [sys.executable, "-m", "referee", "check", str(path), *extra],
+        env,
+    )
+    _, status, usage = os.wait4(pid, 0)
+    seconds = time.perf_counter() - start
+    return seconds, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+
+
+def main() -> int:
+    size = LIMIT // 10 if "--quick" in sys.argv else LIMIT - 1024
+    print(f"records of up to {size:,} bytes; target: under 60 s and 1,024 MB each")
+    print(f"{'record':<34} {'bytes':>12} {'seconds':>8} {'peak MB':>8} {'exit':>5}")
+    worst = 0.0, 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        for title, path, extra in records(Path(tmp), size):
+            with open(os.devnull, "w") as devnull:
+                saved = os.dup(1), os.dup(2)
+                os.dup2(devnull.fileno(), 1)
+                os.dup2(devnull.fileno(), 2)
+                try:
+                    seconds, mb, code = judge(path, extra)
+                finally:
+                    os.dup2(saved[0], 1)
+                    os.dup2(saved[1], 2)
+            worst = max(worst[0], seconds), max(worst[1], mb)
+            print(f"{title:<34} {path.stat().st_size:>12,} {seconds:>8.1f} {mb:>8.0f} {code:>5}")
+    print(f"worst: {worst[0]:.1f} s, {worst[1]:.0f} MB")
+    return 0 if worst[0] < 60 and worst[1] < 1024 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+"""Budgets for evaluating rules: time, sizes and the growth of integers.
+
+A spec or a data directory may come from the user (``--spec``, ``--data``), so evaluating
+the rules must not be able to hang or exhaust the referee. The sizes are checked where a
+value is made (a range, a repeated list, a product of integers); the time is checked by an
+interval timer, so that no evaluation step pays for it. Each budget broken is a located
+error: the expression that made the value, or the record that took too long.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from referee.errors import RefereeError, Span, fail
+
+MAX_ITEMS = 1_000_000  # items of a range or of a repeated list
+MAX_INT_BITS = 4_096  # about 1,233 decimal digits: well within what Python prints
+DEFAULT_TIME_LIMIT = 50.0  # seconds to judge one record: under a minute, whatever it holds
+
+
+def time_limit_seconds() -> float:
+    """Seconds one record may take: REFEREE_TIME_LIMIT, else 50."""
+    try:
+        value = float(os.environ.get("REFEREE_TIME_LIMIT", DEFAULT_TIME_LIMIT))
+    except ValueError:
+        return DEFAULT_TIME_LIMIT
+    return value if value > 0 else DEFAULT_TIME_LIMIT
+
+
+class TimeUp(BaseException):
+    """The time limit passed. A BaseException, so that no ``except Exception`` in the rules'
+    evaluation swallows it."""
+
+
+def _time_up(signum: int, frame: Any) -> None:
+    raise TimeUp
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise TimeUp in this (main) thread once ``seconds`` have passed; nothing where
+    interval timers do not exist or off the main thread."""
+    try:
+        old = signal.signal(signal.SIGALRM, _time_up)
+    except (AttributeError, ValueError):  # no SIGALRM here, or not the main thread
+        yield
+        return
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def span_range(lo: Any, hi: Any, where: Span) -> tuple[int, ...]:
+    """``lo..hi``, refused (at ``where``) when it would hold more than MAX_ITEMS items."""
+    if isinstance(lo, int) and isinstance(hi, int) and hi - lo + 1 > MAX_ITEMS:
+        raise fail(where, f"range {lo}..{hi} has more than {MAX_ITEMS:,} items")
+    return tuple(range(lo, hi + 1))
+
+
+def repeated(value: Any, times: Any, where: Span | None = None) -> tuple[Any, ...]:
+    """``repeat(value, times)``, refused when it would hold more than MAX_ITEMS items."""
+    if isinstance(times, int) and times > MAX_ITEMS:
+        raise fail(
+            where or Span("<rules>", 0, 0), f"repeat of {times:,} items: the limit is {MAX_ITEMS:,}"
+        )
+    out: tuple[Any, ...] = (value,) * max(times, 0)
+    return out
+
+
+def times(a: Any, b: Any) -> Any:
+    """``a * b``, refused when integers would grow past MAX_INT_BITS bits."""
+    if (
+        isinstance(a, int)
+        and isinstance(b, int)
+        and a.bit_length() + b.bit_length() > MAX_INT_BITS + 1
+    ):
+        raise too_big()
+    return a * b
+
+
+def plus(a: Any, b: Any) -> Any:
+    """``a + b``, refused when integers grow past MAX_INT_BITS bits."""
+    return _bounded(a + b)
+
+
+def minus(a: Any, b: Any) -> Any:
+    """``a - b``, refused when integers grow past MAX_INT_BITS bits."""
+    return _bounded(a - b)
+
+
+_BOUND = 1 << MAX_INT_BITS
+
+
+def _bounded(out: Any) -> Any:
+    if type(out) is int and not -_BOUND < out < _BOUND:
+        raise too_big()
+    return out
+
+
+def too_big() -> RefereeError:
+    return fail(
+        Span("<rules>", 0, 0), f"an integer grew past {MAX_INT_BITS:,} bits: the rules' limit"
+    )

@@ -1,0 +1,96 @@
+"""Hard limits on what the referee reads.
+
+Every file the referee reads (a record, a component file, a .rules file, a schema) goes
+through ``read_bytes``: it must be a regular file, it is never read past its limit, and a
+FIFO, a device, a folder or a link that goes round in a loop is refused with a message
+instead of hanging the referee or filling its memory.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from referee.errors import Problem, RefereeError, Span
+from referee.text import escape
+
+MAX_DIGITS = 100  # digits of an integer written in a record, a data file or a .rules file
+_CHUNK = 1 << 20
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def kind_of(mode: int) -> str:
+    """What a file is, said for people: 'a FIFO', 'a folder'..., or 'a file'."""
+    return next((name for test, name in _KINDS if test(mode)), "a file")
+
+
+def _refuse(file: str, message: str, line: int = 0) -> RefereeError:
+    return RefereeError([Problem(Span(file, line, line), message)])
+
+
+def read_bytes(path: str | Path, limit: int, what: str = "file") -> bytes:
+    """At most ``limit`` bytes of a regular file: anything else, or anything longer, refused.
+
+    The size is looked at before the file is opened, the file is opened without blocking
+    (a FIFO put in its place cannot hang the open) and checked again once open, and no more
+    than ``limit + 1`` bytes are ever read from it.
+    """
+    file = escape(str(path))
+    not_regular = "{}, not a regular file: a " + what + " must be one"
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise _refuse(file, not_regular.format(kind_of(st.st_mode)))
+        if st.st_size > limit:
+            raise _refuse(file, f"{what} is {st.st_size:,} bytes; the limit is {limit:,}", 1)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise _refuse(
+                    file, f"{kind_of(st.st_mode)}, not a regular file: a {what} must be one"
+                )
+            data = read_fd(fd, limit)
+        finally:
+            os.close(fd)
+    except OSError as err:
+        raise _refuse(file, f"cannot read file: {err.strerror or err}") from None
+    if len(data) > limit:
+        raise _refuse(file, f"{what} is over the limit of {limit:,} bytes", 1)
+    return data
+
+
+def read_fd(fd: int, limit: int) -> bytes:
+    """What an open file holds, up to ``limit + 1`` bytes: one more than the limit says the
+    file is longer, and no more is read."""
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        chunk = os.read(fd, min(_CHUNK, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def read_text(path: str | Path, limit: int, what: str = "file") -> str:
+    """A regular file of at most ``limit`` bytes, as UTF-8 text; anything else refused."""
+    raw = read_bytes(path, limit, what)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+        span = Span(escape(str(path)), line, column)
+        raise RefereeError(
+            [Problem(span, f"not UTF-8 text (bad byte at offset {err.start})")]
+        ) from None
