@@ -455,7 +455,10 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
         position(
             "movement_phase",
             "ishida",
-            {"hand": {"ishida": ["mori", "ukita"]}, "draw_pile": {"ishida": ["uesugi", "kobayakawa"]}},
+            {
+                "hand": {"ishida": ["mori", "ukita"]},
+                "draw_pile": {"ishida": ["uesugi", "kobayakawa"]},
+            },
             [
                 {"movement": {"by": "ishida", "choice": "no_movement"}},
                 {"cycle": {"by": "ishida", "discard": ["mori"], "draw": ["uesugi"]}},

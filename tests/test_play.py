@@ -212,8 +212,13 @@ def test_a_block_moved_twice_is_rejected(
     number = bought + first(events[bought:], "move")
     group = events[number - 1]["move"]["groups"][0]
     # the blocks that arrived move on again, back the way they came
-    again = {"by": events[number - 1]["move"]["by"], "from": group["path"][-1],
-             "groups": [{"blocks": list(group["blocks"]), "path": [group["path"][-1], group["path"][-2]]}]}
+    again = {
+        "by": events[number - 1]["move"]["by"],
+        "from": group["path"][-1],
+        "groups": [
+            {"blocks": list(group["blocks"]), "path": [group["path"][-1], group["path"][-2]]}
+        ],
+    }
     events.insert(number, {"move": again})
     record = {"game": "sekigahara", "events": events}
     assert_illegal_at(tmp_path, capsys, record, number + 1, "7.3.1/available")

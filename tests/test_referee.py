@@ -28,7 +28,9 @@ def test_weeks_1_and_2_are_legal(tmp_path: Path, capsys: pytest.CaptureFixture[s
         "S-refute-double",
         "S-split",
     ]
-    assert len([o for o in v["overlays"] if kinds[o] == "decision"]) == 31  # RULINGS.md and three of our own
+    assert (
+        len([o for o in v["overlays"] if kinds[o] == "decision"]) == 31
+    )  # RULINGS.md and three of our own
     # the overrun at Kiyosu asked 8.10 for its draw (S-overrun-draw: one block lost, no
     # card); the decisions the replay used:
     assert v["relied"] == [
