@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from referee.cli import main
+from referee.engine.machine import NotAllowed
 from referee.engine.play import Player, play, raw
 from referee.engine.record import Event
 from referee.spec import Spec, load_spec
@@ -46,40 +47,55 @@ def invariants(player: Player) -> None:
     if top is not None and top.proc.name == "movement_phase":  # 7.3.1: no road twice
         used = top.vars["used"]
         assert len({id(r) for r in used}) == len(used)
-        mover = top.vars["active"]  # 7.4.2: no overrun of the moving side left unresolved
-        enemy = call("opponent", mover)
-        for loc in call("all_locations"):
-            if call("contested", loc):
-                assert not call(
-                    "can_overrun",
-                    call("blocks", loc, mover),
-                    call("blocks", loc, enemy),
-                    call("castle_shields", loc, enemy),
-                ), loc
+    state = player.ref.interp.state
+    units = state.get("units_at", {})
+    fighting = read(values["combat_at"], ())  # type: ignore[arg-type]
     for loc in call("all_locations"):
         present = call("present", loc)
         if call("has_castle", loc) and len(present) == 1:  # 4.3: a side alone holds the castle
             assert call("castle_controller", loc) == present[0]
         # (4.2 has no such invariant: a location stays with the last side to enter it, even
         # after that side is beaten out of it and the defender alone remains.)
+        # 7.4: no unresolved overrun anywhere, of anybody, but of a side holding the castle,
+        # and of the forces locked in the combat being fought (8.7.1)
+        if loc == fighting:
+            continue
+        for side, enemy in (SIDES, SIDES[::-1]):
+            own, theirs = len(units.get((loc, side), ())), len(units.get((loc, enemy), ()))
+            if theirs and call("overruns", own, theirs):
+                assert call("castle_shields", loc, enemy), (loc, side, own, theirs)
+    # 8.9.2: no castle holds more than two blocks at a declaration (a siege begun)
+    if top is not None and top.proc.name == "siege" and top.step and top.step.name == "deploying":
+        at, defender = top.vars["at"], top.vars["defender"]
+        if not read(values["in_battle"], (top.vars["attacker"],)):  # type: ignore[arg-type]
+            assert call("fits_in_castle", call("blocks", at, defender)), at
 
 
 @settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(seed=st.integers(0, 10_000))
-def test_random_games_keep_the_invariants(spec: Spec, seed: int) -> None:
+def test_random_whole_games_keep_the_invariants(spec: Spec, seed: int) -> None:
+    """Whole games, seven weeks or up to an instant win, with the invariants after every event;
+    after an instant win no event is allowed."""
     player = Player(spec, seed)
     player.events = []
-    until = None
-    for _ in range(400):
-        if player.ref.machine.finished or player.ref.interp.call("summary").startswith("week 2"):
+    for _ in range(2_000):
+        if player.ref.machine.finished:
             break
         event = player.step()
         assert event is not None, f"seed {seed}: stuck at {player.ref.machine.top.where()}"  # type: ignore[union-attr]
         player.events.append(event)
         invariants(player)
-    assert until is None and len(player.events) > 30
+    assert player.ref.machine.finished, f"seed {seed}: not over after 2,000 events"
+    summary = player.ref.summary()
+    assert "wins at once (2.1)" in summary or "after week 7" in summary, summary
+    if "wins at once" in summary:  # no event follows an instant win (2.1)
+        assert player.ref.machine.over == "2.1" and player.candidates() == []
+        assert any(rule.name == "at-once" for rule, _ in player.ref.interp.fired)
+        with pytest.raises(NotAllowed) as refused:
+            player.ref.machine.find_allow("movement", "ishida")
+        assert refused.value.clause == "2.1"
 
 
 def test_a_whole_random_game_is_legal(
@@ -397,3 +413,20 @@ def test_random_games_play_loyalty_challenges(
     assert ("refute" in challenge) == (seed == 0)
     code, v = judge(tmp_path, capsys, {"game": "sekigahara", "events": game.events})
     assert code == 0, v
+
+
+def test_a_random_game_won_at_once_allows_no_more_events(spec: Spec) -> None:
+    """Seed 8 ends with an instant Tokugawa win in week 5: the invariants hold throughout, and
+    nothing is allowed after the win (2.1)."""
+    player = Player(spec, 8)
+    player.events = []
+    while not player.ref.machine.finished:
+        event = player.step()
+        assert event is not None
+        player.events.append(event)
+        invariants(player)
+    assert player.ref.summary() == "tokugawa wins at once (2.1) in week 5"
+    assert player.ref.machine.over == "2.1" and player.candidates() == []
+    with pytest.raises(NotAllowed) as refused:
+        player.ref.machine.find_allow("declare", "tokugawa")
+    assert refused.value.clause == "2.1"
