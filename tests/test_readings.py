@@ -13,15 +13,21 @@ from referee.cli import main
 
 READINGS = Path(__file__).resolve().parent / "readings"
 RECORDS = sorted(READINGS.glob("*/*.yaml"))
-EXPECT = re.compile(r"^# expect: (legal|illegal (\S+) at event (\d+))\s*$", re.M)
+EXPECT = re.compile(r"^# expect: (legal|illegal (\S+) at event (\d+))\b(.*)$", re.M)
+WINNER = re.compile(r"(tokugawa|ishida) wins at once")
 
 
-def expectation(path: Path) -> tuple[str, str, int]:
+def expectation(path: Path) -> tuple[str, str, int, str]:
+    """The verdict, the clause or label cited, the event, and what the summary must say
+    (who wins at once, or that nobody does) where the reader stated it."""
     m = EXPECT.search(path.read_text())
     assert m, f"{path.name} states no expected verdict"
+    rest = m.group(4)
+    won = WINNER.search(rest)
+    summary = won.group(0) if won else ("no instant win" if "no instant win" in rest else "")
     if m.group(1) == "legal":
-        return "legal", "", 0
-    return "illegal", m.group(2), int(m.group(3))
+        return "legal", "", 0, summary
+    return "illegal", m.group(2), int(m.group(3)), summary
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=[f"{p.parent.name}/{p.stem}" for p in RECORDS])
@@ -30,11 +36,15 @@ def test_reading_gets_the_verdict_the_rulebook_gives(
 ) -> None:
     import json
 
-    verdict, cites, index = expectation(path)
+    verdict, cites, index, summary = expectation(path)
     code = main(["check", str(path), "--format", "json"])
     out = json.loads(capsys.readouterr().out)
     if verdict == "legal":
         assert code == 0, out.get("violations") or out.get("errors")
+        if summary == "no instant win":
+            assert "wins at once" not in out["summary"], out["summary"]
+        elif summary:
+            assert summary in out["summary"], out["summary"]
         return
     assert code == 1, out
     first = out["violations"][0]
@@ -44,5 +54,14 @@ def test_reading_gets_the_verdict_the_rulebook_gives(
 
 
 def test_the_readings_cover_every_chapter() -> None:
-    assert {p.parent.name for p in RECORDS} == {"ch2-3-4-9", "ch5-6", "ch7", "ch8a", "ch8b"}
+    assert {p.parent.name for p in RECORDS} == {
+        "ch2-3-4-9",
+        "ch5-6",
+        "ch7",
+        "ch8a",
+        "ch8b",
+        "r2-standing",
+        "r2-retreats",
+        "r2-movement",
+    }
     assert len(RECORDS) >= 60

@@ -242,27 +242,27 @@ def test_a_muster_overruns_like_a_move(tmp_path: Path, capsys: pytest.CaptureFix
 
 # ------------------------------------------------------------------ 8.8.5: combat a retreat begins
 
-# Ishida attacks Tokugawa at Kyoto and wins; Tokugawa's two blocks retreat into Osaka, where
-# Ishida has only the Hideyori disk: a siege, Tokugawa attacking (D-attacker-role).
+# Tokugawa attacks Ishida at Kyoto and loses; its two blocks go back to Osaka, where they came
+# from (8.8.2) and where Ishida has only the Hideyori disk: a siege, Tokugawa attacking.
 INTO_OSAKA = record(
     "combat_phase",
-    "ishida",
+    "tokugawa",
     {
         "hand": {"ishida": ["ukita"], "tokugawa": ["date", "tokugawa"]},
-        "came_from": {"Kyoto": {"ishida": ["Sawayama"]}},
+        "came_from": {"Kyoto": {"tokugawa": ["Osaka"]}},
         "units_at": {
-            "Kyoto": {"ishida": ["ukita-3"], "tokugawa": ["ii-4-star", "tokugawa-3", "date-2"]},
-            "Minakuchi": {"ishida": ["mori-2"]},
-            "Ayabe": {"ishida": ["mori-3"]},
+            "Kyoto": {"ishida": ["ukita-3"], "tokugawa": ["ii-4-star", "tokugawa-3", "date-2"]}
         },
     },
     [
-        {"declare": {"by": "ishida", "at": "Kyoto"}},
+        {"declare": {"by": "tokugawa", "at": "Kyoto"}},
+        deploy("tokugawa", ["date-2"], "date"),
         deploy("ishida", ["ukita-3"], "ukita"),
         {"finish": {"by": "tokugawa"}},
         {"finish": {"by": "ishida"}},
         {"losses": {"by": "tokugawa", "blocks": ["date-2"]}},
         {"retreat": {"by": "tokugawa", "to": "Osaka"}},
+        {"replenish": {"by": "tokugawa", "cards": ["date"]}},
         {"replenish": {"by": "ishida", "cards": ["ukita"]}},
         # the siege of Osaka the retreat began: 4 + 3 = 7 Impact, one loss: Hideyori
         deploy("tokugawa", ["ii-4-star"], "date"),
@@ -281,8 +281,41 @@ def test_a_retreat_into_a_lone_disk_is_a_siege_where_it_falls(
     assert v["summary"] == "tokugawa wins at once (2.1) in week 1"
     # a siege: the defender plays no card and deploys nothing (8.9.4)
     answered = copy.deepcopy(INTO_OSAKA)
-    answered["events"][8] = deploy("ishida", ["mori-2"], "mori")
-    illegal(tmp_path, capsys, answered, 9, "8.9.4/attacker-deploys")
+    answered["events"][9] = deploy("ishida", ["ukita-3"], "ukita")
+    illegal(tmp_path, capsys, answered, 10, "8.9.4/attacker-deploys")
+
+
+def test_in_its_own_phase_a_side_holding_the_castle_fights_nobody(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """8.9.2, last paragraph, however combat begins: in Ishida's combat phase, Tokugawa
+    blocks retreating into Osaka, held by the Hideyori disk alone, start no combat."""
+    rec = record(
+        "combat_phase",
+        "ishida",
+        {
+            "hand": {"ishida": ["ukita"], "tokugawa": []},
+            "came_from": {"Kyoto": {"ishida": ["Sawayama"]}},
+            "units_at": {
+                "Kyoto": {"ishida": ["ukita-3"], "tokugawa": ["ii-4-star", "date-2"]},
+                "Minakuchi": {"ishida": ["mori-2"]},
+                "Ayabe": {"ishida": ["mori-3"]},
+            },
+        },
+        [
+            {"declare": {"by": "ishida", "at": "Kyoto"}},
+            deploy("ishida", ["ukita-3"], "ukita"),
+            {"finish": {"by": "tokugawa"}},
+            {"finish": {"by": "ishida"}},
+            {"losses": {"by": "tokugawa", "blocks": ["date-2"]}},
+            {"retreat": {"by": "tokugawa", "to": "Osaka"}},
+            {"replenish": {"by": "ishida", "cards": ["ukita"]}},
+        ],
+    )
+    v = legal(tmp_path, capsys, rec)
+    assert v["summary"] == "week 1"  # the phase is over: no siege now, one is due next phase
+    rec["events"].append(deploy("tokugawa", ["ii-4-star"], "date"))
+    illegal(tmp_path, capsys, rec, 8, "8.1")
 
 
 def test_the_location_a_retreat_fought_over_is_resolved(
@@ -290,10 +323,10 @@ def test_the_location_a_retreat_fought_over_is_resolved(
 ) -> None:
     """After the combat the retreat began at Osaka, no second combat is declared there."""
     rec = copy.deepcopy(INTO_OSAKA)
-    rec["events"][8:] = [
+    rec["events"][10:] = [
         {"finish": {"by": "tokugawa"}},  # 4 Impact: nothing lost, the siege goes on
         {"replenish": {"by": "tokugawa", "cards": ["date"]}},
-        {"declare": {"by": "ishida", "at": "Osaka"}},
+        {"declare": {"by": "tokugawa", "at": "Osaka"}},
     ]
     rec["position"].pop("within")
     # a fight still to come elsewhere keeps the combat phase going
@@ -301,7 +334,7 @@ def test_the_location_a_retreat_fought_over_is_resolved(
         "ishida": ["kobayakawa-2"],
         "tokugawa": ["maeda-2"],
     }
-    first = illegal(tmp_path, capsys, rec, 11, "8.1/in-conflict")
+    first = illegal(tmp_path, capsys, rec, 13, "8.1/in-conflict")
     assert "Osaka holds no conflict still to be resolved" in first["message"]
 
 
@@ -311,7 +344,7 @@ def test_the_owner_chooses_inside_in_a_combat_a_retreat_begins(
     """With one block in Osaka castle, Ishida chooses: inside, a siege (8.9.1, 8.9.2)."""
     rec = copy.deepcopy(INTO_OSAKA)
     rec["position"]["state"]["units_at"]["Osaka"] = {"ishida": ["uesugi-3"]}
-    rec["events"][7:] = [
+    rec["events"][9:] = [
         {"stance": {"by": "ishida", "inside": True}},
         deploy("tokugawa", ["ii-4-star"], "date"),
         deploy("tokugawa", ["tokugawa-3"], "tokugawa"),
@@ -321,30 +354,32 @@ def test_the_owner_chooses_inside_in_a_combat_a_retreat_begins(
     v = legal(tmp_path, capsys, rec)
     assert v["summary"].startswith("week 1")
     by_the_attacker = copy.deepcopy(rec)
-    by_the_attacker["events"][7] = {"stance": {"by": "tokugawa", "inside": True}}
-    first = illegal(tmp_path, capsys, by_the_attacker, 8, "8.2.1")
+    by_the_attacker["events"][9] = {"stance": {"by": "tokugawa", "inside": True}}
+    first = illegal(tmp_path, capsys, by_the_attacker, 10, "8.9.2")
     assert "ishida's turn" in first["message"]
+    # deploying before the owner has chosen: the choice is due (8.9.2)
+    early = copy.deepcopy(rec)
+    del early["events"][9]
+    illegal(tmp_path, capsys, early, 10, "8.9.2")
 
 
 def test_a_retreat_joining_a_siege_already_fought_starts_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """8.8.5: beaten at Kyoto, Tokugawa retreats to Osaka, where Tokugawa besieges Ishida and
-    that siege was fought this phase: the blocks join the besiegers, and nothing is fought."""
+    """8.8.5: Tokugawa besieges Ishida in Osaka and that siege was fought this phase; beaten at
+    Kyoto, Tokugawa retreats to Osaka: the blocks join the besiegers, and nothing is fought."""
     rec = copy.deepcopy(INTO_OSAKA)
     st = rec["position"]["state"]
     st["units_at"]["Osaka"] = {"ishida": ["uesugi-3"], "tokugawa": ["maeda-2"]}
     st["besieged_at"] = {"Osaka": "ishida"}
     rec["position"].pop("within")
-    # Ishida, besieged in its own castle and active, stays inside: Osaka is resolved (8.9.2)
-    rec["events"][:0] = [{"declare": {"by": "ishida", "at": "Osaka", "inside": True}}]
-    rec["events"][8:] = []
+    rec["events"][:0] = [
+        {"declare": {"by": "tokugawa", "at": "Osaka", "inside": True}},
+        {"finish": {"by": "tokugawa"}},  # no Impact: nothing lost, the siege goes on
+    ]
+    rec["events"][11:] = []
     v = legal(tmp_path, capsys, rec)
     assert v["summary"] == "week 1"  # the combat phase is over: nothing is fought at Osaka
-    # without the siege already fought there, the retreat joins a fight still to come
-    rec["events"][0:1] = []
-    v = legal(tmp_path, capsys, rec)
-    assert v["summary"] == "week 1; next: combat phase, step declaring"
 
 
 def test_a_defender_beaten_by_a_retreat_may_not_retreat_where_it_came_from(

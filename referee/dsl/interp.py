@@ -50,6 +50,8 @@ def show(v: Any) -> str:
         return "[" + ", ".join(show(x) for x in v) + "]"
     if isinstance(v, bool):
         return "true" if v else "false"
+    if v is None:
+        return "nothing"
     return str(v)
 
 

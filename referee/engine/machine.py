@@ -208,7 +208,9 @@ class Machine:
         actor = self.actor()
         if actor is not None and by != actor:
             # Whose turn it is was decided by the procedure that started this one.
-            caller = self.frames[-2].proc.clause if len(self.frames) > 1 else clause
+            caller = frame.step.clause or (
+                self.frames[-2].proc.clause if len(self.frames) > 1 else clause
+            )
             raise NotAllowed(
                 f"it is {actor}'s turn to act ({frame.proc.title}, step {frame.step.name}),"
                 f" not {by}'s",
@@ -224,6 +226,8 @@ class Machine:
         assert frame.step is not None
         due = frame.step.clause or frame.proc.clause
         for f in reversed(self.frames):
+            if f is not frame and frame.step.clause:  # the step on top is due first
+                return f": step {frame.step.name} ({due}) is due", due
             for st in f.proc.steps:
                 if not any(a.name == name for a in st.allows):
                     continue
