@@ -53,7 +53,7 @@ def plus(rec: dict[str, Any], *events: Any) -> dict[str, Any]:
     return out
 
 
-# ------------------------------------------------------------------ 2.1, from every path
+# ------------------------------------------------------------------ 2.1, from every path (with 7.4.2, 9.3)
 
 ISHIDA_OVERRUN_IN_MOVEMENT = record(
     "movement_phase",
@@ -138,12 +138,16 @@ def test_an_instant_win_from_every_path(
 ) -> None:
     v = legal(tmp_path, capsys, rec)
     assert v["summary"] == f"{winner} wins at once (2.1) in week 1"
+    # what happened: the overrun, then the win, and nothing after it
+    rules = [h["rule"] for h in v["happened"] if not h["rule"].endswith("/ownership")]
+    assert rules[-2:] == ["7.4.2/overrun", "2.1/at-once"]
+    assert v["happened"][-1]["index"] == len(rec["events"])
     after = plus(rec, {"end_movement": {"by": "ishida"}})
     first = illegal(tmp_path, capsys, after, len(rec["events"]) + 1, "2.1")
     assert first["message"] == "the game is over (2.1): no more events are allowed"
 
 
-# ------------------------------------------------------------------ 7.4, 8.10: overruns
+# ------------------------------------------------------------------ 7.4.1, 7.4.2, 8.10: overruns
 
 
 def test_two_lone_overruns_in_one_move_draw_nothing(
@@ -209,7 +213,8 @@ def test_an_overrun_a_retreat_causes_draws_its_card(
 
 
 def test_a_muster_overruns_like_a_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """7.4.1 names mustering among the causes: four blocks mustered beside a fight at Himeji."""
+    """7.4.1 names mustering among the causes: four blocks mustered beside a fight at Himeji;
+    the overrun is 7.4.2's standing rule, as for a move."""
     rec = record(
         "movement_phase",
         "ishida",
@@ -240,7 +245,7 @@ def test_a_muster_overruns_like_a_move(tmp_path: Path, capsys: pytest.CaptureFix
     illegal(tmp_path, capsys, short, 4, "8.1")
 
 
-# ------------------------------------------------------------------ 8.8.5: combat a retreat begins
+# ------------------------------------------------------------------ 8.8.5: combat a retreat begins (8.1, 8.9.1, 8.9.2, 9.1)
 
 # Tokugawa attacks Ishida at Kyoto and loses; its two blocks go back to Osaka, where they came
 # from (8.8.2) and where Ishida has only the Hideyori disk: a siege, Tokugawa attacking.

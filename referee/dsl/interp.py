@@ -351,6 +351,8 @@ class Interpreter:
                     self._rely(rule)
                 self.fired.append((rule, values))
                 self.run(rule.body, env)
+                if not self.standing_on:  # the rule ended the game
+                    break
                 self._dirty.add(i)  # its statements must have made it false: look again
         finally:
             self._enforcing = False
@@ -826,6 +828,9 @@ class Interpreter:
         elif isinstance(st, ast.CheckStmt):
             self.check(st, env)
         elif isinstance(st, ast.GameOverStmt):
+            # the game is over: no standing rule fires after this moment
+            self.standing_on = False
+            self._dirty.clear()
             if self.on_game_over is not None:
                 self.on_game_over(st.clause)
         elif isinstance(st, ast.DoStmt):

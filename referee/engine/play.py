@@ -91,13 +91,17 @@ class Player:
     def snapshot(self) -> list[Frame]:
         """From here the interpreter notes every state write; the frames are copied."""
         self.ref.interp.journal = []
-        self._saved = (self.ref.machine.over, len(self.ref.interp.fired))
+        self._saved = (
+            self.ref.machine.over,
+            len(self.ref.interp.fired),
+            self.ref.interp.standing_on,
+        )
         return [_frame_copy(f) for f in self.ref.machine.frames]
 
     def restore(self, frames: list[Frame]) -> None:
         """The position as it was at the snapshot."""
         self.ref.interp.undo()
-        self.ref.machine.over, fired = self._saved
+        self.ref.machine.over, fired, self.ref.interp.standing_on = self._saved
         del self.ref.interp.fired[fired:]
         self.ref.machine.frames = [_frame_copy(f) for f in frames]
         if self.ref.machine.top is not None:

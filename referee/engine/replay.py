@@ -69,6 +69,8 @@ class Verdict:
     relied: list[str] = field(default_factory=list)
     summary: str = ""
     kinds: dict[str, str] = field(default_factory=dict)  # overlay id -> its kind
+    # the standing rules that fired, event by event (0: on the starting position)
+    happened: list[dict[str, Any]] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -375,14 +377,30 @@ def check_record(spec: Spec, path: str | Path, choice: Choice, keep_going: bool 
         ref.release()
 
 
+def _happened(ref: Referee, index: int, since: int) -> list[dict[str, Any]]:
+    """The standing rules that fired since ``since``, as data."""
+    return [
+        {
+            "index": index,
+            "rule": f"{rule.clause}/{rule.name}",
+            "text": rule.text,
+            "at": {p.name: show(v) for p, v in zip(rule.params, values, strict=True)},
+        }
+        for rule, values in ref.interp.fired[since:]
+    ]
+
+
 def _replay(spec: Spec, ref: Referee, record: Record, keep_going: bool) -> Verdict:
     ref.start()
     verdict = Verdict(record.doc.file, True, len(record.events), 0, ref.printing, ref.overlays)
     verdict.kinds = {o: spec.sym.overlays[o].kind for o in ref.overlays}
+    verdict.happened = _happened(ref, 0, 0)
     relied: set[str] = set()
     for ev in record.events:
         before = "" if keep_going else ref.summary()
+        fired = len(ref.interp.fired)
         violations = ref.judge(ev, keep_going)
+        verdict.happened += _happened(ref, ev.index, fired)
         verdict.judged += 1
         relied |= ref.interp.relied
         if violations:
@@ -397,6 +415,9 @@ def _replay(spec: Spec, ref: Referee, record: Record, keep_going: bool) -> Verdi
     return verdict
 
 
+SHOWN_HAPPENINGS = 12
+
+
 def render(verdict: Verdict) -> str:
     head = f"{verdict.file}: "
     if verdict.legal:
@@ -405,6 +426,17 @@ def render(verdict: Verdict) -> str:
             + f"legal: {verdict.judged} event(s)"
             + (f"; {verdict.summary}" if verdict.summary else "")
         ]
+        # what the rules that hold at any moment did on the way (castle ownership aside)
+        happenings = [h for h in verdict.happened if not h["rule"].endswith("/ownership")]
+        for h in happenings[:SHOWN_HAPPENINGS]:
+            where = ", ".join(h["at"].values())
+            when = f"event {h['index']}" if h["index"] else "the starting position"
+            out.append(
+                f"  {when}: {h['rule']}" + (f" ({where})" if where else "") + f": {h['text']}"
+            )
+        if len(happenings) > SHOWN_HAPPENINGS:
+            more = len(happenings) - SHOWN_HAPPENINGS
+            out.append(f"  ... and {more} more (--format json lists them all)")
     else:
         out = []
         for v in verdict.violations:
