@@ -426,3 +426,42 @@ def test_a_defender_beaten_by_a_retreat_may_not_retreat_where_it_came_from(
     rec["events"][-1] = {"retreat": {"by": "ishida", "to": "Kyoto"}}
     first = illegal(tmp_path, capsys, rec, 12, "8.8.3/away-from-the-enemy")
     assert "[Kuwana]" in first["message"]
+
+
+# ------------------------------------------------------------------ declared once, fired from everywhere
+
+
+def test_each_standing_rule_fires_from_several_procedures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each rule that holds at any moment is declared once (a `whenever`) and fires from
+    different procedures: the actions of the events that set it off, over the examples, the
+    readers' records and the records above."""
+    import yaml
+
+    from tests.referee_helpers import EXAMPLES
+
+    root = EXAMPLES.parent
+    records: list[dict[str, Any]] = [
+        yaml.safe_load(p.read_text())
+        for p in sorted(EXAMPLES.glob("*.yaml"))
+        + sorted((root / "tests" / "readings").rglob("*.yaml"))
+    ]
+    records += [ISHIDA_OVERRUN_IN_MOVEMENT, IEYASU_RETREATS, IEYASU_AND_THE_MORI, INTO_OSAKA]
+    records.append(retreat_into_eight(["tokugawa"]))
+    actions: dict[str, set[str]] = {}
+    for rec in records:
+        code, v = judge(tmp_path, capsys, rec)
+        if code == 2:
+            continue
+        for h in v["happened"]:
+            if h["index"]:
+                (action,) = rec["events"][h["index"] - 1]
+                actions.setdefault(h["rule"], set()).add(action)
+    assert actions["2.1/at-once"] >= {"move", "retreat", "mori", "losses"}
+    assert actions["7.4.2/overrun"] >= {"move", "retreat", "mori", "muster", "declare"}
+    # a combat a retreat begins starts once the battle's draws are done (8.10): the last draw
+    # sets the Mori box off
+    assert actions["9.3/join-the-defence"] >= {"declare", "replenish"}
+    assert actions["4.3/ownership"] >= {"move", "losses"}  # a move in, a siege won
+    assert len(actions["8.9.6/siege-ends"]) >= 2, actions["8.9.6/siege-ends"]

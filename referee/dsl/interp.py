@@ -171,6 +171,8 @@ class Interpreter:
     # set. Each rule, with each combination of its parameters' values, is an instance; an
     # instance is evaluated again only when a cell its condition read is written.
     standing_on: bool = False
+    # when false, a failed check is not explained (no numbers, no message): trying proposals
+    explain: bool = True
     # called by `game over` with the clause whose rule ended the game
     on_game_over: Callable[[str], None] | None = None
     # the standing rules that fired, in order: (rule, its parameters' values)
@@ -286,6 +288,7 @@ class Interpreter:
         self.trace_depth, self._depth = 1_000_000, 0
         self._derived, self._readers, self._reading, self._defaulted = {}, {}, [], {}
         self.standing_on, self.on_game_over, self.fired = False, None, []
+        self.explain = True
         self._watch, self._enforcing = {}, False
         self._dirty = set(range(len(self._instances))) if self._instances is not None else set()
 
@@ -889,6 +892,8 @@ class Interpreter:
             if self.eval(cond, dict(args)):  # an overlay in force makes an exception here
                 self.relied.add(oid)
                 return
+        if not self.explain:  # only whether it holds is wanted (a random game's proposal)
+            raise CheckFailed(req, "", [], st.span, dict(args))
         # It fails: evaluate it again, pure as it is, recording the numbers that decide it.
         saved, saved_depth = self.trace, self.trace_depth
         self.trace, self.trace_depth = [], 1_000_000

@@ -9,7 +9,6 @@ here knows the game: proposals only suggest, the rules decide.
 
 from __future__ import annotations
 
-import copy
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,12 +123,15 @@ class Player:
         args = raw(values)
         event = {action: {"by": by, **args} if by is not None else args}
         index = len(self.events) + 1
+        self.ref.interp.explain = False  # a refused proposal needs no explanation
         try:
             violations = self.ref.judge(
                 Event(index, action, dict(event[action]), ("events", index - 1, action))
             )
         except RefereeError:
             violations = ["bad"]  # type: ignore[list-item]
+        finally:
+            self.ref.interp.explain = True
         if not violations:
             self.ref.interp.journal = None
             return event
@@ -162,10 +164,7 @@ class Player:
 
 def _frame_copy(f: Frame) -> Frame:
     """A frame with its own variables: trying an event must not touch the saved ones."""
-    c = copy.copy(f)
-    c.vars = dict(f.vars)
-    c.fired = set(f.fired)
-    return c
+    return Frame(f.proc, dict(f.vars), f.step, f.resume_to, set(f.fired))
 
 
 def play(spec: Spec, seed: int, until: str = "", choice: Choice | None = None) -> Game:
