@@ -44,9 +44,8 @@ def invariants(player: Player) -> None:
         )
         assert places == keys(call("full_deck", side)), side
     top = player.ref.machine.top
-    if top is not None and top.proc.name == "movement_phase":  # 7.3.1: no road twice
-        used = top.vars["used"]
-        assert len({id(r) for r in used}) == len(used)
+    # 7.3.1: no road used twice in a movement phase
+    assert all(uses <= 1 for uses in player.ref.interp.state.get("road_uses", {}).values())
     state = player.ref.interp.state
     units = state.get("units_at", {})
     fighting = read(values["combat_at"], ())  # type: ignore[arg-type]

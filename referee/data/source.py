@@ -123,6 +123,8 @@ _NONE = object()
 _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
 _MERGE = "tag:yaml.org,2002:merge"
+_STR = "tag:yaml.org,2002:str"
+MAX_RESOLVED = 256  # characters: a longer plain scalar is text
 
 
 class _Builder:
@@ -224,7 +226,11 @@ class _Builder:
         return str(ev.value)
 
     def _tag(self, ev: Any) -> str:
-        """The tag YAML's rules give a scalar without one."""
+        """The tag YAML's rules give a scalar without one. A long one is text: no number,
+        boolean or null is that long, and YAML's patterns would backtrack over all of it
+        (16 MB of `1:1:...` took seconds and a gigabyte)."""
+        if len(ev.value) > MAX_RESOLVED:
+            return _STR
         return str(self.resolver.resolve(ScalarNode, ev.value, ev.implicit))  # type: ignore[no-untyped-call]
 
     def scalar(self, ev: Any) -> Any:
