@@ -124,7 +124,8 @@ _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
 _MERGE = "tag:yaml.org,2002:merge"
 _STR = "tag:yaml.org,2002:str"
-MAX_RESOLVED = 256  # characters: a longer plain scalar is text
+MAX_RESOLVED = 256  # characters: a longer plain scalar is text, or digits (refused as a number)
+_DIGITS = re.compile(r"[-+]?[0-9_]+")
 
 
 class _Builder:
@@ -230,7 +231,7 @@ class _Builder:
         boolean or null is that long, and YAML's patterns would backtrack over all of it
         (16 MB of `1:1:...` took seconds and a gigabyte)."""
         if len(ev.value) > MAX_RESOLVED:
-            return _STR
+            return _INT if ev.implicit[0] and _DIGITS.fullmatch(ev.value) else _STR
         return str(self.resolver.resolve(ScalarNode, ev.value, ev.implicit))  # type: ignore[no-untyped-call]
 
     def scalar(self, ev: Any) -> Any:
