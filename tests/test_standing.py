@@ -290,22 +290,18 @@ def test_a_retreat_into_a_lone_disk_is_a_siege_where_it_falls(
     illegal(tmp_path, capsys, answered, 10, "8.9.4/attacker-deploys")
 
 
-def test_in_its_own_phase_a_side_holding_the_castle_fights_nobody(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """8.9.2, last paragraph, however combat begins: in Ishida's combat phase, Tokugawa
-    blocks retreating into Osaka, held by the Hideyori disk alone, start no combat."""
-    rec = record(
+def ishida_wins_at_kyoto(
+    ishida: list[str], tokugawa: list[str], to: str, more: dict[str, Any], hand: list[str]
+) -> dict[str, Any]:
+    """In Ishida's combat phase, Ishida (come from Sawayama) beats Tokugawa 3-0 at Kyoto with
+    its Ukita 3; Tokugawa loses its Date 2 and retreats to ``to``; Ishida draws its card."""
+    return record(
         "combat_phase",
         "ishida",
         {
-            "hand": {"ishida": ["ukita"], "tokugawa": []},
+            "hand": {"ishida": ["ukita"], "tokugawa": hand},
             "came_from": {"Kyoto": {"ishida": ["Sawayama"]}},
-            "units_at": {
-                "Kyoto": {"ishida": ["ukita-3"], "tokugawa": ["ii-4-star", "date-2"]},
-                "Minakuchi": {"ishida": ["mori-2"]},
-                "Ayabe": {"ishida": ["mori-3"]},
-            },
+            "units_at": {"Kyoto": {"ishida": ishida, "tokugawa": tokugawa}, **more},
         },
         [
             {"declare": {"by": "ishida", "at": "Kyoto"}},
@@ -313,9 +309,23 @@ def test_in_its_own_phase_a_side_holding_the_castle_fights_nobody(
             {"finish": {"by": "tokugawa"}},
             {"finish": {"by": "ishida"}},
             {"losses": {"by": "tokugawa", "blocks": ["date-2"]}},
-            {"retreat": {"by": "tokugawa", "to": "Osaka"}},
+            {"retreat": {"by": "tokugawa", "to": to}},
             {"replenish": {"by": "ishida", "cards": ["ukita"]}},
         ],
+    )
+
+
+def test_in_its_own_phase_a_side_holding_the_castle_fights_nobody(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """8.9.2, last paragraph, however combat begins: in Ishida's combat phase, Tokugawa
+    blocks retreating into Osaka, held by the Hideyori disk alone, start no combat."""
+    rec = ishida_wins_at_kyoto(
+        ["ukita-3"],
+        ["ii-4-star", "date-2"],
+        "Osaka",
+        {"Minakuchi": {"ishida": ["mori-2"]}, "Ayabe": {"ishida": ["mori-3"]}},
+        [],
     )
     v = legal(tmp_path, capsys, rec)
     assert v["summary"] == "week 1"  # the phase is over: no siege now, one is due next phase
@@ -393,35 +403,25 @@ def test_a_defender_beaten_by_a_retreat_may_not_retreat_where_it_came_from(
     """8.8.3 with where the enemy entered recorded for retreats too: Tokugawa, retreating into
     Minakuchi, attacks the Ishida block there and loses; Ishida may not retreat to Kyoto, the
     way the attacker came, while Kuwana is free."""
-    rec = record(
-        "combat_phase",
-        "ishida",
+    rec = ishida_wins_at_kyoto(
+        ["ukita-3", "ukita-2"],
+        ["date-2", "date-3"],
+        "Minakuchi",
         {
-            "hand": {"ishida": ["ukita"], "tokugawa": ["date"]},
-            "came_from": {"Kyoto": {"ishida": ["Sawayama"]}},
-            "units_at": {
-                "Kyoto": {"ishida": ["ukita-3", "ukita-2"], "tokugawa": ["date-2", "date-3"]},
-                "Minakuchi": {"ishida": ["kobayakawa-2", "uesugi-3"]},
-                "Osaka": {"ishida": ["mori-2"]},
-                "Ayabe": {"ishida": ["mori-3"]},
-            },
+            "Minakuchi": {"ishida": ["kobayakawa-2", "uesugi-3"]},
+            "Osaka": {"ishida": ["mori-2"]},
+            "Ayabe": {"ishida": ["mori-3"]},
         },
-        [
-            {"declare": {"by": "ishida", "at": "Kyoto"}},
-            deploy("ishida", ["ukita-3"], "ukita"),
-            {"finish": {"by": "tokugawa"}},
-            {"finish": {"by": "ishida"}},
-            {"losses": {"by": "tokugawa", "blocks": ["date-2"]}},
-            {"retreat": {"by": "tokugawa", "to": "Minakuchi"}},
-            {"replenish": {"by": "ishida", "cards": ["ukita"]}},
-            # the battle the retreat began: Tokugawa attacks (D-attacker-role) and wins 3-0
-            deploy("tokugawa", ["date-3"], "date"),
-            {"finish": {"by": "ishida"}},
-            {"finish": {"by": "tokugawa"}},
-            {"losses": {"by": "ishida", "blocks": ["uesugi-3"]}},
-            {"retreat": {"by": "ishida", "to": "Kuwana"}},
-        ],
+        ["date"],
     )
+    rec["events"] += [
+        # the battle the retreat began: Tokugawa attacks (D-attacker-role) and wins 3-0
+        deploy("tokugawa", ["date-3"], "date"),
+        {"finish": {"by": "ishida"}},
+        {"finish": {"by": "tokugawa"}},
+        {"losses": {"by": "ishida", "blocks": ["uesugi-3"]}},
+        {"retreat": {"by": "ishida", "to": "Kuwana"}},
+    ]
     legal(tmp_path, capsys, rec)
     rec["events"][-1] = {"retreat": {"by": "ishida", "to": "Kyoto"}}
     first = illegal(tmp_path, capsys, rec, 12, "8.8.3/away-from-the-enemy")
