@@ -214,3 +214,30 @@ def test_a_mori_block_moving_on_its_arrival_turn_cites_9_3(
     legal(tmp_path, capsys, rec)  # the one already there moves: blocks of a face are alike
     rec["events"][2] = move("ishida", "Osaka", (["mori-3-triangle"] * 2, ["Osaka", "Kyoto"]))
     illegal(tmp_path, capsys, rec, 3, "9.3/not-on-arrival-turn")
+
+
+def test_an_out_of_sequence_event_below_a_waiting_procedure_is_judged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by the hostile reading: explaining why a step of a procedure further down is not
+    due read that step's second end condition in the wrong procedure (an internal error)."""
+    rec = record(
+        "movement_phase",
+        "tokugawa",
+        {"week": 3},
+        [{"reinforce": {"by": "tokugawa", "discard": [], "cards": [], "blocks": []}}],
+        within=[
+            {"procedure": "campaign", "step": "campaigning"},
+            {"procedure": "week_cycle", "step": "turn_a"},
+            {"procedure": "game_turn", "step": "first_moves"},
+        ],
+    )
+    rec["events"].insert(0, {"movement": {"by": "tokugawa", "choice": "minimal"}})
+    first = illegal(tmp_path, capsys, rec, 2, "7.1")
+    assert "'reinforce' is not allowed now" in first["message"]
+    weeks = example("weeks-1-2.yaml")
+    weeks["events"].insert(
+        50, {"reinforce": {"by": "tokugawa", "discard": [], "cards": [], "blocks": []}}
+    )
+    first = illegal(tmp_path, capsys, weeks, 51, "6.2")
+    assert "`size(reinforced) == 2` holds" in first["message"]

@@ -259,19 +259,21 @@ class Machine:
         """The end condition of a step that holds now (so the step is passed at once), with
         the numbers that decide it; empty if none holds."""
         self._bind(frame)
-        for cond, _ in step.ends:
-            saved, self.interp.trace = self.interp.trace, []
-            try:
+        saved = self.interp.trace
+        try:
+            for cond, _ in step.ends:
+                self.interp.trace = []
                 holds = bool(self.interp.eval(cond, {}))
-                trace = self.interp.trace
-            finally:
-                self.interp.trace = saved
+                if holds:
+                    trace = self.interp.trace
+                    text = " ".join(self.source_of(cond.span).split()) if self.source_of else ""
+                    shown = "; ".join(str(t) for t in trace if t.depth == 0)
+                    said = f" `{text}`" if text else ""
+                    return f"its end condition{said} holds" + (f" ({shown})" if shown else "")
+        finally:
+            self.interp.trace = saved
+            if self.frames:
                 self._bind(self.frames[-1])
-            if holds:
-                text = " ".join(self.source_of(cond.span).split()) if self.source_of else ""
-                shown = "; ".join(str(t) for t in trace if t.depth == 0)
-                said = f" `{text}`" if text else ""
-                return f"its end condition{said} holds" + (f" ({shown})" if shown else "")
         return ""
 
     def perform(self, allow: ast.Allow, env: dict[str, Any]) -> None:
