@@ -22,13 +22,18 @@ MAX_INT_BITS = 4_096  # about 1,233 decimal digits: well within what Python prin
 DEFAULT_TIME_LIMIT = 50.0  # seconds to judge one record: under a minute, whatever it holds
 
 
+MAX_TIME_LIMIT = 86_400.0  # a day: longer is taken as a day (timers overflow past it)
+
+
 def time_limit_seconds() -> float:
-    """Seconds one record may take: REFEREE_TIME_LIMIT, else 50."""
+    """Seconds one record may take: REFEREE_TIME_LIMIT (at most a day), else 50."""
     try:
         value = float(os.environ.get("REFEREE_TIME_LIMIT", DEFAULT_TIME_LIMIT))
     except ValueError:
         return DEFAULT_TIME_LIMIT
-    return value if value > 0 else DEFAULT_TIME_LIMIT
+    if value != value or value <= 0:  # not a number, or no time at all
+        return DEFAULT_TIME_LIMIT
+    return min(value, MAX_TIME_LIMIT)
 
 
 class TimeUp(BaseException):
@@ -86,8 +91,22 @@ def times(a: Any, b: Any) -> Any:
 
 
 def plus(a: Any, b: Any) -> Any:
-    """``a + b``, refused when integers grow past MAX_INT_BITS bits."""
+    """``a + b``, refused when integers grow past MAX_INT_BITS bits, or lists past MAX_ITEMS."""
+    if isinstance(a, tuple) and isinstance(b, tuple) and len(a) + len(b) > MAX_ITEMS:
+        raise too_many(len(a) + len(b))
     return _bounded(a + b)
+
+
+def too_many(n: int) -> RefereeError:
+    return fail(Span("<rules>", 0, 0), f"a list of {n:,} items: the limit is {MAX_ITEMS:,}")
+
+
+def flattened(lists: Any) -> tuple[Any, ...]:
+    """``flatten(xs)``, refused when it would hold more than MAX_ITEMS items."""
+    n = sum(len(xs) for xs in lists)
+    if n > MAX_ITEMS:
+        raise too_many(n)
+    return tuple(x for xs in lists for x in xs)
 
 
 def minus(a: Any, b: Any) -> Any:

@@ -153,7 +153,9 @@ def _load(args: argparse.Namespace) -> Spec:
 
 def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
     if args.format == "json":
-        print(json.dumps(data, indent=2, ensure_ascii=False, sort_keys=False))
+        # every character past ASCII as an escape: nothing from the input reaches the
+        # terminal raw (controls, bidi marks, line separators, lone surrogates)
+        print(json.dumps(data, indent=2, ensure_ascii=True, sort_keys=False))
     else:
         print(text)
 
@@ -329,7 +331,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RefereeError as err:
         if getattr(args, "format", "text") == "json":
             problems = [p.as_json() for p in err.problems]
-            print(json.dumps({"ok": False, "errors": problems}, indent=2, ensure_ascii=False))
+            print(json.dumps({"ok": False, "errors": problems}, indent=2, ensure_ascii=True))
         else:
             print(err.render(), file=sys.stderr)
         return EXIT_BAD_INPUT

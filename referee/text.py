@@ -14,7 +14,10 @@ MAX_SHOWN = 200  # characters of a value, a name or a message echoed back
 
 # Characters never echoed as they are: C0 and C1 controls, DEL, the line and paragraph
 # separators, and the marks that reorder text on a terminal (bidi overrides and isolates).
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# Lone surrogates (a file name that is not UTF-8) too: no terminal encoding can print them.
+_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
 
 
 def _escaped(m: re.Match[str]) -> str:

@@ -252,7 +252,7 @@ class _Builder:
             return ev.value  # `=` and `<<` as values: text
         if tag in (_INT, _FLOAT) and ":" in ev.value:
             return ev.value  # base 60 in YAML 1.1, text in YAML 1.2 (and in the referee)
-        if tag == _INT and sum(c.isdigit() for c in ev.value) > MAX_DIGITS:
+        if tag == _INT and sum(c.isalnum() for c in ev.value) > MAX_DIGITS + 2:  # 0x..., 0o...
             raise self.problem(ev, f"a number of more than {MAX_DIGITS} digits")
         node = ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark)
         try:

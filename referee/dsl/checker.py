@@ -292,6 +292,7 @@ class Checker:
             self.stmts(d.body, {}, None)
         elif isinstance(d, ast.Whenever):
             env = self.params(d.params)
+            combinations = 1
             for p in d.params:
                 if env[p.name].kind != "enum":
                     self.error(
@@ -299,6 +300,16 @@ class Checker:
                         f"a standing rule's parameter ranges over a finite set: '{p.name}' is"
                         f" {env[p.name]}, not an enum",
                     )
+                    continue
+                e = self.sym.types.get(env[p.name].name)
+                if isinstance(e, ast.EnumDecl):
+                    combinations *= len(e.values or self.sym.data_values.get(e.from_data, ()))
+            if combinations > 100_000:
+                self.error(
+                    d.span,
+                    f"standing rule [{d.name}] ranges over {combinations:,} combinations of its"
+                    " parameters; at most 100,000",
+                )
             self.expect(d.cond, env, BOOL)
             self.stmts(d.body, env, None)
 

@@ -62,9 +62,16 @@ def no_recursion(sym: Symbols) -> list[Problem]:
     names = set(decls)
     graph = {n: sorted(_uses(d, names)) for n, d in decls.items()}
     found = {(p.span, p.message): p for p in _cycles(graph, decls, sorted(graph))}
-    for overlay in sym.overlays.values():
+    # each overlay alone, and every overlay together (replacements from two overlays in force
+    # at once can call each other)
+    groups = [[o] for o in sym.overlays.values()] + [list(sym.overlays.values())]
+    for group in groups:
         changed = [
-            c.decl for a in overlay.amends for c in a.changes if isinstance(c.decl, _CALLERS)
+            c.decl
+            for overlay in group
+            for a in overlay.amends
+            for c in a.changes
+            if isinstance(c.decl, _CALLERS)
         ]
         if changed:
             g, ds = dict(graph), dict(decls)

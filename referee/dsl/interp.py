@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.budget import minus, plus, repeated, span_range, times
+from referee.budget import flattened, minus, plus, repeated, span_range, times
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
 from referee.dsl.types import BUILTINS
@@ -57,6 +57,8 @@ def show(v: Any) -> str:
 
 # How many times standing rules may fire after one change before the rules are said to loop.
 MAX_FIRINGS = 10_000
+# How many instances (combinations of parameter values) the standing rules may have in all.
+MAX_INSTANCES = 100_000
 
 
 class StandingLoop(Exception):
@@ -305,6 +307,16 @@ class Interpreter:
             out: list[tuple[ast.Whenever, tuple[Any, ...]]] = []
             for rule in self.sym.standing:
                 domains = [self.enum_values(p.type.name) for p in rule.params]
+                combinations = 1
+                for domain in domains:
+                    combinations *= len(domain)
+                if combinations > MAX_INSTANCES:
+                    raise fail(
+                        rule.span,
+                        f"standing rule {rule.clause}/{rule.name} ranges over {combinations:,}"
+                        f" combinations of its parameters; at most {MAX_INSTANCES:,}",
+                        clause=rule.clause,
+                    )
                 out += [(rule, combo) for combo in itertools.product(*domains)]
             self._instances = out
             self._dirty = set(range(len(out)))
@@ -1001,7 +1013,7 @@ def _builtin(name: str, args: tuple[Any, ...]) -> Any:
     if name == "repeat":
         return repeated(args[0], args[1])
     if name == "flatten":
-        return tuple(x for xs in args[0] for x in xs)
+        return flattened(args[0])
     if name == "abs":
         return abs(args[0])
     values = args[0] if len(args) == 1 else args

@@ -176,6 +176,19 @@ def play(spec: Spec, seed: int, until: str = "", choice: Choice | None = None) -
         return player.play(condition)
     except KeyError as err:
         raise fail(Span("<--until>", 1, 1), f"unknown name {err} in --until") from None
+    except (
+        ArithmeticError,
+        AssertionError,
+        AttributeError,
+        IndexError,
+        TypeError,
+        ValueError,
+    ) as err:
+        raise fail(
+            Span("<--until>", 1, 1),
+            f"--until cannot be evaluated as a condition ({type(err).__name__}): name a"
+            " value of the game's state, as `week > 2`",
+        ) from None
     finally:
         player.ref.release()
 

@@ -126,6 +126,16 @@ class Referee:
             self._start()
         except (RefereeError, *RULES_FAILURES) as err:
             raise self._rules_failed(err, where, "the position") from None
+        except Stuck as err:
+            raise self._bad(where, f"the spec's rules loop here: {err}") from None
+        except StandingLoop as err:
+            raise self._bad(where, f"the spec's standing rule {err}") from None
+        except CheckFailed as err:
+            raise self._bad(
+                where,
+                f"the rules refuse where the record starts: {err.req.clause}/{err.req.name}:"
+                f" {err.message}",
+            ) from None
 
     def _rules_failed(
         self, err: BaseException, path: tuple[str | int, ...], what: str
