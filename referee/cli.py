@@ -100,6 +100,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--all", action="store_true", help="go on past an illegal event and report every one"
     )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="tell what happened at each event: its consequences, clauses and numbers"
+        " (a dispute, a few events from a position, is told unasked)",
+    )
     _common(p)
     p.set_defaults(run=cmd_check)
 
@@ -205,6 +211,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     paths, skipped = expand(list(args.records))
     if len(paths) == 1 and not skipped and not args.records[0].is_dir():
         verdict = check_one(spec, paths[0], choice, keep_going=args.all)  # bad input: exit 2
+        verdict.explain = verdict.explain or args.explain
         _emit(args, verdict.as_json(), render(verdict))
         return EXIT_OK if verdict.legal else EXIT_ILLEGAL
     if not paths:

@@ -239,6 +239,18 @@ class GameOverStmt(Stmt):
     clause: str = ""  # the clause whose rule ends the game (filled in by the checker)
 
 
+@dataclass
+class TellStmt(Stmt):
+    """``tell [label] "text {x}"``: an outcome of the event being judged, with its numbers
+    (each interpolated expression, by its name or its source text)."""
+
+    label: str
+    text: str
+    parts: list[str | Expr]
+    names: list[tuple[str, Expr]]  # the numbers it shows, by name, in order
+    clause: str = ""  # the clause it tells of: given, or the enclosing one (the checker)
+
+
 # ---------------------------------------------------------------- declarations
 
 

@@ -437,6 +437,12 @@ class Checker:
                 self.check_stmt(st, scope)
             elif isinstance(st, ast.GameOverStmt):
                 st.clause = self.clause
+            elif isinstance(st, ast.TellStmt):
+                if st.clause and st.clause not in self.sym.clauses:
+                    self.error(st.span, f"no clause {st.clause} to tell of")
+                st.clause = st.clause or self.clause
+                for _, e in st.names:
+                    self.expr(e, scope)
 
     def settable(self, target: ast.Expr, scope: dict[str, T]) -> bool:
         if isinstance(target, ast.Name):

@@ -55,6 +55,19 @@ def show(v: Any) -> str:
     return str(v)
 
 
+def plain(v: Any) -> Any:
+    """A value as data for JSON: items of data by their name or id, lists and sets as lists."""
+    if isinstance(v, dict):
+        if "id" in v or "name" in v:
+            return v.get("id", v.get("name"))
+        return {str(k): plain(x) for k, x in v.items()}
+    if isinstance(v, frozenset):
+        return sorted((plain(x) for x in v), key=show)
+    if isinstance(v, (tuple, list)):
+        return [plain(x) for x in v]
+    return v
+
+
 # How many times standing rules may fire after one change before the rules are said to loop.
 MAX_FIRINGS = 10_000
 # How many instances (combinations of parameter values) the standing rules may have in all.
@@ -179,6 +192,8 @@ class Interpreter:
     on_game_over: Callable[[str], None] | None = None
     # the standing rules that fired, in order: (rule, its parameters' values)
     fired: list[tuple[ast.Whenever, tuple[Any, ...]]] = field(default_factory=list)
+    # what the rules told of, in order: (the tell, its text, its numbers by name)
+    told: list[tuple[ast.TellStmt, str, list[tuple[str, Any]]]] = field(default_factory=list)
     _instances: list[tuple[ast.Whenever, tuple[Any, ...]]] | None = None
     _watch: dict[tuple[str, Any], set[int]] = field(default_factory=dict)
     _dirty: set[int] = field(default_factory=set)
@@ -289,7 +304,7 @@ class Interpreter:
         self.relied = set()
         self.trace_depth, self._depth = 1_000_000, 0
         self._derived, self._readers, self._reading, self._defaulted = {}, {}, [], {}
-        self.standing_on, self.on_game_over, self.fired = False, None, []
+        self.standing_on, self.on_game_over, self.fired, self.told = False, None, [], []
         self.explain = True
         self._watch, self._enforcing = {}, False
         self._dirty = set(range(len(self._instances))) if self._instances is not None else set()
@@ -842,6 +857,9 @@ class Interpreter:
                 self.run(st.body, {**env, st.var: x})
         elif isinstance(st, ast.CheckStmt):
             self.check(st, env)
+        elif isinstance(st, ast.TellStmt):
+            if self.explain:  # not while only legality is wanted (a random game's proposal)
+                self.tell(st, env)
         elif isinstance(st, ast.GameOverStmt):
             # the game is over: no standing rule fires after this moment
             self.standing_on = False
@@ -864,6 +882,12 @@ class Interpreter:
                 if fn is None:
                     raise fail(st.span, f"the engine provides no action '{st.name}'")
                 fn(*args)
+
+    def tell(self, st: ast.TellStmt, env: dict[str, Any]) -> None:
+        values = {id(e): self.eval(e, env) for _, e in st.names}
+        text = "".join(p if isinstance(p, str) else show(values[id(p)]) for p in st.parts)
+        named = {name: values[id(e)] for name, e in reversed(st.names)}  # the first of a name
+        self.told.append((st, text, [(n, named[n]) for n in dict.fromkeys(n for n, _ in st.names)]))
 
     def _assign(self, target: ast.Expr, value: Any, env: dict[str, Any]) -> None:
         if isinstance(target, ast.Name):

@@ -369,6 +369,15 @@ class _ToAst(Transformer[Token, Any]):
     def game_over_stmt(self, meta: Meta) -> ast.Stmt:
         return ast.GameOverStmt(span=self.s(meta))
 
+    def tell_stmt(
+        self, meta: Meta, clause: Token | None, label: Token, message: Token
+    ) -> ast.Stmt:
+        text = _unquote(message)
+        parts, names = _interpolate_named(text, self.s(message))
+        return ast.TellStmt(
+            str(label), text, parts, names, str(clause) if clause else "", span=self.s(meta)
+        )
+
     def text_after(self, tok: Token) -> str:
         return self.source[tok.end_pos or 0 : (tok.end_pos or 0) + 3]
 
@@ -690,6 +699,35 @@ def _interpolate(text: str, span: Span) -> list[str | ast.Expr]:
     if pos < len(text):
         parts.append(text[pos:])
     return parts
+
+
+_NAMED = re.compile(r"\s*([a-z_][a-z0-9_]*)\s*=(?!=)")
+
+
+def _interpolate_named(
+    text: str, span: Span
+) -> tuple[list[str | ast.Expr], list[tuple[str, ast.Expr]]]:
+    """A told message: ``{expr}`` shows a number named by its source text, ``{name = expr}``
+    one named ``name``."""
+    parts: list[str | ast.Expr] = []
+    names: list[tuple[str, ast.Expr]] = []
+    pos = 0
+    for m in _INTERP.finditer(text):
+        if m.start() > pos:
+            parts.append(text[pos : m.start()])
+        inner, start = m.group(1), m.start(1)
+        named = _NAMED.match(inner)
+        name = named.group(1) if named else " ".join(inner.split())
+        if named:
+            start += named.end()
+            inner = inner[named.end() :]
+        e = parse_expr(inner, Span(span.file, span.line, span.column + 1 + start))
+        parts.append(e)
+        names.append((name, e))
+        pos = m.end()
+    if pos < len(text):
+        parts.append(text[pos:])
+    return parts, names
 
 
 def parse_expr(text: str, where: Span) -> ast.Expr:

@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.dsl import ast
-from referee.dsl.interp import CheckFailed, StandingLoop, show
+from referee.dsl.interp import CheckFailed, StandingLoop, plain, show
 from referee.dsl.overlays import Choice, in_force
 from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
 from referee.engine.record import Event, Record, load_record
@@ -71,11 +71,17 @@ class Verdict:
     kinds: dict[str, str] = field(default_factory=dict)  # overlay id -> its kind
     # the standing rules that fired, event by event (0: on the starting position)
     happened: list[dict[str, Any]] = field(default_factory=list)
+    # what the rules told of each judged event (index 0: the starting position): its
+    # consequences, each with its clause, its text and its numbers by name
+    outcomes: list[dict[str, Any]] = field(default_factory=list)
+    # whether a text rendering tells every event's outcome (a dispute does unasked)
+    explain: bool = False
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
         for v in out["violations"]:
             v["cites"] = f"{v['clause']}/{v['label']}" if v["label"] else v["clause"]
+        del out["explain"]
         return out
 
 
@@ -400,19 +406,47 @@ def _happened(ref: Referee, index: int, since: int) -> list[dict[str, Any]]:
     ]
 
 
+def _outcome(ref: Referee, ev: Event | None, since: int) -> dict[str, Any]:
+    """What the rules told of one event (None: the starting position) since ``since``."""
+    told = [
+        {
+            "cites": f"{st.clause}/{st.label}",
+            "clause": st.clause,
+            "label": st.label,
+            "text": text,
+            "values": {name: plain(v) for name, v in values},
+        }
+        for st, text, values in ref.interp.told[since:]
+    ]
+    if ev is None:
+        return {"index": 0, "action": "", "line": 0, "outcome": told}
+    line = ref.record.doc.span(ev.path[:2]).line
+    return {"index": ev.index, "action": ev.action, "line": line, "outcome": told}
+
+
+# A record of this many events or fewer from a position is a dispute: its verdict tells
+# what happened unasked.
+DISPUTE_EVENTS = 3
+
+
 def _replay(spec: Spec, ref: Referee, record: Record, keep_going: bool) -> Verdict:
     ref.start()
     verdict = Verdict(record.doc.file, True, len(record.events), 0, ref.printing, ref.overlays)
     verdict.kinds = {o: spec.sym.overlays[o].kind for o in ref.overlays}
     verdict.happened = _happened(ref, 0, 0)
+    verdict.explain = record.position is not None and len(record.events) <= DISPUTE_EVENTS
+    if ref.interp.told:
+        verdict.outcomes.append(_outcome(ref, None, 0))
     relied: set[str] = set()
     for ev in record.events:
         before = "" if keep_going else ref.summary()
-        fired = len(ref.interp.fired)
+        fired, told = len(ref.interp.fired), len(ref.interp.told)
         violations = ref.judge(ev, keep_going)
         verdict.happened += _happened(ref, ev.index, fired)
         verdict.judged += 1
         relied |= ref.interp.relied
+        if not violations or keep_going:  # a refused event had no consequences
+            verdict.outcomes.append(_outcome(ref, ev, told))
         if violations:
             verdict.legal = False
             verdict.violations += violations
@@ -428,6 +462,22 @@ def _replay(spec: Spec, ref: Referee, record: Record, keep_going: bool) -> Verdi
 SHOWN_HAPPENINGS = 12
 
 
+def _told(verdict: Verdict) -> list[str]:
+    """Each event's consequences, as the rules told them, with their clauses."""
+    out = []
+    for o in verdict.outcomes:
+        if not o["outcome"]:
+            continue
+        when = f"event {o['index']} ({o['action']}, line {o['line']})" if o["index"] else (
+            "the starting position"
+        )
+        out.append(f"    {when}:")
+        out += [f"      {t['cites']}: {t['text']}" for t in o["outcome"]]
+    if not out:
+        return ["  the rules told of no consequence of any event"]
+    return ["  what happened:", *out]
+
+
 def render(verdict: Verdict) -> str:
     head = f"{verdict.file}: "
     if verdict.legal:
@@ -436,8 +486,12 @@ def render(verdict: Verdict) -> str:
             + f"legal: {verdict.judged} event(s)"
             + (f"; {verdict.summary}" if verdict.summary else "")
         ]
+        if verdict.explain:
+            out += _told(verdict)
         # what the rules that hold at any moment did on the way (castle ownership aside)
         happenings = [h for h in verdict.happened if not h["rule"].endswith("/ownership")]
+        if verdict.explain:
+            happenings = []
         for h in happenings[:SHOWN_HAPPENINGS]:
             where = ", ".join(h["at"].values())
             when = f"event {h['index']}" if h["index"] else "the starting position"
@@ -460,6 +514,8 @@ def render(verdict: Verdict) -> str:
                 out += [f"    {n}" for n in v.numbers]
         if verdict.summary:
             out.append(f"  before that event: {verdict.summary}")
+        if verdict.explain and any(o["outcome"] for o in verdict.outcomes):
+            out += _told(verdict)
     # printings' overlays by name; clarifications and decisions, which are many, counted
     named = [
         o for o in verdict.overlays if verdict.kinds.get(o) not in ("clarification", "decision")
