@@ -35,7 +35,7 @@ BAD = [
         "an event of two actions",
         HEAD + "events:\n  - {deal: {by: tokugawa}, bid: {by: ishida}}\n",
         "3:5",
-        "has too many properties",
+        "2 field(s); at most allowed: 1 (an event names one action)",
     ),
     (
         "arguments not a mapping",

@@ -156,6 +156,12 @@ def describe(err: jsonschema.ValidationError) -> str:
         bound = "at most" if err.validator.startswith("max") else "at least"
         unit = "characters" if err.validator.endswith("Length") else "items"
         return f"{size:,} {unit}; {bound} {err.validator_value:,} allowed"
+    if err.validator in ("maxProperties", "minProperties"):
+        size = len(err.instance) if hasattr(err.instance, "__len__") else 0
+        bound = "at most" if err.validator.startswith("max") else "at least"
+        bound += " allowed" if err.validator.startswith("max") else " needed"
+        what = err.schema.get("description", "") if isinstance(err.schema, dict) else ""
+        return f"{size} field(s); {bound}: {err.validator_value}" + (f" ({what})" if what else "")
     return clip(err.message)
 
 

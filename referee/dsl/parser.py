@@ -369,9 +369,7 @@ class _ToAst(Transformer[Token, Any]):
     def game_over_stmt(self, meta: Meta) -> ast.Stmt:
         return ast.GameOverStmt(span=self.s(meta))
 
-    def tell_stmt(
-        self, meta: Meta, clause: Token | None, label: Token, message: Token
-    ) -> ast.Stmt:
+    def tell_stmt(self, meta: Meta, clause: Token | None, label: Token, message: Token) -> ast.Stmt:
         text = _unquote(message)
         parts, names = _interpolate_named(text, self.s(message))
         return ast.TellStmt(
@@ -730,14 +728,32 @@ def _interpolate_named(
     return parts, names
 
 
-def parse_expr(text: str, where: Span) -> ast.Expr:
+def _terminal_text(name: str) -> str:
+    """A terminal as a reader writes it: `(` for LPAR, a number for INT."""
+    try:
+        pattern = lark_parser().get_terminal(name).pattern
+    except KeyError:
+        return name.lower()
+    if pattern.type == "str":
+        return f"`{pattern.value}`"
+    return {"INT": "a number", "NAME": "a name", "STRING": "a text"}.get(name, name.lower())
+
+
+def parse_expr(text: str, where: Span, what: str = "message") -> ast.Expr:
     """Parse one expression (a message's ``{...}``), its spans placed at ``where``."""
     try:
         tree = lark_parser().parse(text, start="expr")
     except UnexpectedInput as err:
         col = where.column + max((getattr(err, "column", 1) or 1) - 1, 0)
+        names = getattr(err, "expected", None) or getattr(err, "allowed", None) or []
+        expected = sorted({_terminal_text(n) for n in names})
+        hint = f"expected one of: {', '.join(expected[:10])}" if expected else ""
         raise RefereeError(
-            [Problem(Span(where.file, where.line, col), f"bad expression in message: {text!r}")]
+            [
+                Problem(
+                    Span(where.file, where.line, col), f"bad expression in {what}: {text!r}", hint
+                )
+            ]
         ) from None
     node = _ToAst(where.file).transform(tree)
     _shift(node, where)

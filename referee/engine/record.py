@@ -25,6 +25,7 @@ class Event:
     action: str
     args: dict[str, Any]
     path: tuple[str | int, ...]
+    expect: Any = None  # what the record expects after it (``expect:``), as written
 
 
 @dataclass
@@ -53,6 +54,8 @@ def load_record(path: str | Path, schema_dir: Path) -> Record:
         data.get("position"),
     )
     for i, ev in enumerate(data["events"]):
-        ((action, args),) = ev.items()
-        rec.events.append(Event(i + 1, action, dict(args or {}), ("events", i, action)))
+        ((action, args),) = ((k, v) for k, v in ev.items() if k != "expect")
+        rec.events.append(
+            Event(i + 1, action, dict(args or {}), ("events", i, action), ev.get("expect"))
+        )
     return rec

@@ -17,6 +17,12 @@ from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.dsl import ast
 from referee.dsl.interp import CheckFailed, StandingLoop, plain, show
 from referee.dsl.overlays import Choice, in_force
+from referee.engine.expect import (
+    Expectation,
+    bare_enum_values,
+    check_expectations,
+    compile_expectations,
+)
 from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
 from referee.engine.record import Event, Record, load_record
 from referee.engine.values import Converter
@@ -51,6 +57,9 @@ class Violation:
     message: str
     numbers: list[str] = field(default_factory=list)
     relied: list[str] = field(default_factory=list)
+    kind: str = "rule"  # or "expectation": a value the record expects after the event
+    # for an expectation: its key, the value expected and the value the rules give
+    expectation: dict[str, Any] = field(default_factory=dict)
 
     @property
     def cites(self) -> str:
@@ -344,6 +353,38 @@ class Referee:
             sorted(self.interp.relied),
         )
 
+    def missed(
+        self, ev: Event, expected: list[Expectation], outcome: dict[str, Any]
+    ) -> list[Violation]:
+        """The record's expectations after ``ev`` that the rules do not bear out."""
+        told = [t["cites"] for t in outcome["outcome"]]
+        misses = check_expectations(
+            expected, self.interp, bare_enum_values(self.sym, self.interp), told
+        )
+        out = []
+        for m in misses:
+            x = m.expectation
+            span = self.record.doc.span(x.path)
+            c = self.sym.clauses.get(x.clause)
+            title = c.title if c else ""
+            out.append(
+                Violation(
+                    ev.index,
+                    ev.action,
+                    span.line,
+                    span.column,
+                    x.clause,
+                    "",
+                    title,
+                    m.message,
+                    m.numbers,
+                    sorted(self.interp.relied),
+                    kind="expectation",
+                    expectation={"key": x.key, "expected": x.expected, "found": m.found},
+                )
+            )
+        return out
+
     def summary(self) -> str:
         """The spec's own ``summary()``, and where the rules now wait."""
         d = self.sym.values.get("summary")
@@ -429,6 +470,15 @@ def _outcome(ref: Referee, ev: Event | None, since: int) -> dict[str, Any]:
 DISPUTE_EVENTS = 3
 
 
+def _expectations(ref: Referee, record: Record) -> dict[int, list[Expectation]]:
+    """Every event's ``expect:``, parsed and typed before any event is judged."""
+    return {
+        ev.index: compile_expectations(ev, ev.expect, record.doc, ref.sym, ref.interp, ref.convert)
+        for ev in record.events
+        if ev.expect is not None
+    }
+
+
 def _replay(spec: Spec, ref: Referee, record: Record, keep_going: bool) -> Verdict:
     ref.start()
     verdict = Verdict(record.doc.file, True, len(record.events), 0, ref.printing, ref.overlays)
@@ -438,6 +488,7 @@ def _replay(spec: Spec, ref: Referee, record: Record, keep_going: bool) -> Verdi
     if ref.interp.told:
         verdict.outcomes.append(_outcome(ref, None, 0))
     relied: set[str] = set()
+    expected = _expectations(ref, record)
     for ev in record.events:
         before = "" if keep_going else ref.summary()
         fired, told = len(ref.interp.fired), len(ref.interp.told)
@@ -446,13 +497,19 @@ def _replay(spec: Spec, ref: Referee, record: Record, keep_going: bool) -> Verdi
         verdict.judged += 1
         relied |= ref.interp.relied
         if not violations or keep_going:  # a refused event had no consequences
-            verdict.outcomes.append(_outcome(ref, ev, told))
+            outcome = _outcome(ref, ev, told)
+            verdict.outcomes.append(outcome)
+            if ev.index in expected and not violations:
+                violations = ref.missed(ev, expected[ev.index], outcome)
         if violations:
             verdict.legal = False
             verdict.violations += violations
             if not keep_going:
                 verdict.relied = sorted(relied)
-                verdict.summary = before  # where the game stood before the illegal event
+                # where the game stood before the illegal event (after one whose outcome
+                # the record expected otherwise)
+                missed = all(v.kind == "expectation" for v in violations)
+                verdict.summary = ref.summary() if missed else before
                 return verdict
     verdict.relied = sorted(relied)
     verdict.summary = ref.summary()
@@ -468,8 +525,10 @@ def _told(verdict: Verdict) -> list[str]:
     for o in verdict.outcomes:
         if not o["outcome"]:
             continue
-        when = f"event {o['index']} ({o['action']}, line {o['line']})" if o["index"] else (
-            "the starting position"
+        when = (
+            f"event {o['index']} ({o['action']}, line {o['line']})"
+            if o["index"]
+            else ("the starting position")
         )
         out.append(f"    {when}:")
         out += [f"      {t['cites']}: {t['text']}" for t in o["outcome"]]
@@ -504,16 +563,18 @@ def render(verdict: Verdict) -> str:
     else:
         out = []
         for v in verdict.violations:
+            what = "misses an expectation" if v.kind == "expectation" else "is illegal"
             out.append(
-                f"{verdict.file}:{v.line}:{v.column}: event {v.index} ({v.action}) is illegal:"
-                f" {v.cites}" + (f" ({v.title})" if v.title else "")
+                f"{verdict.file}:{v.line}:{v.column}: event {v.index} ({v.action}) {what}:"
+                f" {v.cites or 'expect'}" + (f" ({v.title})" if v.title else "")
             )
             out.append(f"  {v.message}")
             if v.numbers:
                 out.append("  the numbers:")
                 out += [f"    {n}" for n in v.numbers]
         if verdict.summary:
-            out.append(f"  before that event: {verdict.summary}")
+            missed = all(v.kind == "expectation" for v in verdict.violations)
+            out.append(f"  {'after' if missed else 'before'} that event: {verdict.summary}")
         if verdict.explain and any(o["outcome"] for o in verdict.outcomes):
             out += _told(verdict)
     # printings' overlays by name; clarifications and decisions, which are many, counted

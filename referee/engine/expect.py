@@ -1,0 +1,246 @@
+"""Expected outcomes in records: ``expect:`` beside an event.
+
+A record may state what it expects after an event, each expectation a key and a value:
+the key an expression of the rules language naming the spec's own definitions and state
+(``score(red)``, ``units_at(Hill, blue)``), the value what it should be. Two keys are not
+expressions: ``happened`` lists outcomes the rules must have told of at that event
+(``clause/label``), ``not_happened`` outcomes they must not have. Values of an enum may be
+named bare (``Hill`` for ``location.Hill``) where the name is a value of one enum alone.
+Lists are compared whatever their order, as the pieces in a place are counted.
+
+A miss is reported like a violation: the clause that computes the value, the value the
+rules give and the numbers that make it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from referee.data.source import Document
+from referee.dsl import ast
+from referee.dsl.checker import Checker, Symbols
+from referee.dsl.interp import Interpreter, key_of, plain, show
+from referee.dsl.parser import parse_expr
+from referee.dsl.types import BUILTINS, T
+from referee.engine.record import Event
+from referee.engine.values import Converter
+from referee.errors import Problem, RefereeError, Span
+
+HAPPENED, NOT_HAPPENED = "happened", "not_happened"
+
+
+@dataclass
+class Expectation:
+    key: str  # as the record writes it
+    path: tuple[str | int, ...]  # of its value in the record
+    expr: ast.Expr | None  # None for happened / not_happened
+    expected: Any  # converted to the expression's type (outcome labels for happened)
+    clause: str = ""  # the clause of the definition or state the key names first
+    name: str = ""  # that definition's or state's name
+
+
+@dataclass
+class Miss:
+    expectation: Expectation
+    found: Any  # the value the rules give, as data (outcomes told, for happened)
+    message: str
+    numbers: list[str]
+
+
+def bare_enum_values(sym: Symbols, interp: Interpreter) -> dict[str, tuple[T, Any]]:
+    """The enum values a key may name bare: those of one enum alone, named like a word,
+    that are no definition's or state's name."""
+    seen: dict[str, list[tuple[T, Any]]] = {}
+    for name, d in sym.types.items():
+        if not isinstance(d, ast.EnumDecl):
+            continue
+        for v in interp.enum_values(name):
+            if isinstance(v, str) and v.isidentifier():
+                seen.setdefault(v, []).append((T("enum", name), v))
+    return {
+        k: vs[0]
+        for k, vs in seen.items()
+        if len(vs) == 1 and k not in sym.values and k not in sym.types and k not in BUILTINS
+    }
+
+
+def _type_ref(t: T) -> ast.TypeRef:
+    if t.kind in ("list", "set"):
+        return ast.TypeRef(t.kind, _type_ref(t.arg) if t.arg else ast.TypeRef("any"))
+    return ast.TypeRef(t.name if t.kind in ("enum", "record") else t.kind)
+
+
+def _key_span(doc: Document, path: tuple[str | int, ...], key: str) -> Span:
+    """Where a key is written: on its value's line, or the line before."""
+    at = doc.span(path)
+    lines = doc.text.splitlines()
+    for line in (at.line, at.line - 1):
+        if 1 <= line <= len(lines):
+            col = lines[line - 1].find(key)
+            if col >= 0:
+                return Span(doc.file, line, col + 1)
+    return at
+
+
+def _head(sym: Symbols, e: ast.Expr) -> tuple[str, str]:
+    """The first definition or state an expression names: its clause and name."""
+    stack: list[Any] = [e]
+    while stack:
+        n = stack.pop(0)
+        name = n.func.id if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) else ""
+        name = n.id if isinstance(n, ast.Name) else name
+        d = sym.values.get(name) if name else None
+        if d is not None and d.clause:
+            return d.clause, d.name
+        if isinstance(n, ast.Expr):
+            for v in vars(n).values():
+                if isinstance(v, list):
+                    stack.extend(x for x in v if isinstance(x, ast.Expr))
+                elif isinstance(v, ast.Expr):
+                    stack.append(v)
+    return "", ""
+
+
+def compile_expectations(
+    ev: Event,
+    raw: Any,
+    doc: Document,
+    sym: Symbols,
+    interp: Interpreter,
+    convert: Converter,
+) -> list[Expectation]:
+    """Parse and type-check one event's ``expect:``: every problem is located in the record."""
+    base = ev.path[:2] + ("expect",)
+    if not isinstance(raw, dict):
+        raise _bad(doc, doc.span(base), "expect: a mapping of expressions to expected values")
+    bare = bare_enum_values(sym, interp)
+    checker = Checker([], sym.data_values)
+    checker.sym = sym
+    out = []
+    for key, value in raw.items():
+        path = base + (key,)
+        where = _key_span(doc, path, str(key))
+        if key in (HAPPENED, NOT_HAPPENED):
+            out.append(Expectation(key, path, None, _outcome_refs(doc, path, value, sym)))
+            continue
+        if not isinstance(key, str) or not key.strip():
+            raise _bad(doc, where, "expect: each key is an expression of the rules language")
+        e = parse_expr(key, where, "expect")
+        checker.problems = []
+        t = checker.expr(e, {k: t for k, (t, _) in bare.items()})
+        if checker.problems:
+            p = checker.problems[0]
+            raise _bad(doc, p.span, f"expect: {p.message}", p.hint)
+        expected = plain(convert.convert(value, _type_ref(t), path))
+        clause, name = _head(sym, e)
+        out.append(Expectation(key, path, e, expected, clause, name))
+    return out
+
+
+def _outcome_refs(doc: Document, path: tuple[str | int, ...], value: Any, sym: Symbols) -> Any:
+    refs = value if isinstance(value, list) else [value]
+    told = _tellable(sym)
+    for i, r in enumerate(refs):
+        where = path + (i,) if isinstance(value, list) else path
+        if not isinstance(r, str) or r not in told:
+            close = difflib.get_close_matches(str(r), sorted(told), n=1)
+            raise _bad(
+                doc,
+                doc.span(where),
+                f"expect: {r!r} is no outcome the rules tell of",
+                f"did you mean '{close[0]}'?" if close else "name one as clause/label",
+            )
+    return list(refs)
+
+
+def _tellable(sym: Symbols) -> set[str]:
+    """Every outcome the spec's rules may tell of: clause/label."""
+    out = set()
+    stack: list[Any] = []
+    for c in sym.clauses.values():
+        stack.extend(c.decls)
+    for o in sym.overlays.values():
+        for a in o.amends:
+            stack.extend(ch.decl for ch in a.changes if ch.decl is not None)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.TellStmt):
+            out.add(f"{n.clause}/{n.label}")
+        for v in vars(n).values():
+            if isinstance(v, list):
+                stack.extend(x for x in v if isinstance(x, _HOLDERS))
+    return out
+
+
+_HOLDERS = (ast.Decl, ast.Stmt, ast.Step, ast.Allow)
+
+
+def _bad(doc: Document, where: Span, message: str, hint: str = "") -> RefereeError:
+    return RefereeError([Problem(where, message, hint)], {doc.file: doc.text})
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values; lists equal whatever their order (the blocks in a location)."""
+    if isinstance(a, list) and isinstance(b, list):
+        return Counter(map(_frozen, a)) == Counter(map(_frozen, b))
+    return bool(a == b)
+
+
+def _frozen(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(sorted(map(_frozen, v), key=repr))
+    if isinstance(v, dict):
+        return tuple(sorted((k, _frozen(x)) for k, x in v.items()))
+    return key_of(v)
+
+
+def check_expectations(
+    expectations: list[Expectation],
+    interp: Interpreter,
+    bare: dict[str, tuple[T, Any]],
+    told: list[str],
+) -> list[Miss]:
+    """Each expectation after its event: the misses, with the numbers that make the value."""
+    misses = []
+    env = {k: v for k, (_, v) in bare.items()}
+    for x in expectations:
+        if x.expr is None:
+            wanted = x.key == HAPPENED
+            wrong = [r for r in x.expected if (r in told) != wanted]
+            if wrong:
+                said = ", ".join(told) or "nothing"
+                verb = "was not told" if wanted else "was told"
+                misses.append(
+                    Miss(x, told, f"expected {x.key}: {', '.join(wrong)} {verb}; told: {said}", [])
+                )
+            continue
+        value = plain(interp.eval(x.expr, dict(env)))
+        if _same(value, x.expected):
+            continue
+        misses.append(
+            Miss(
+                x,
+                value,
+                f"expected {x.key} = {show(x.expected)}; the rules give {show(value)}",
+                _numbers(interp, x.expr, env),
+            )
+        )
+    return misses
+
+
+def _numbers(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> list[str]:
+    """The calls that computed a value, each with its clause (evaluated again, traced)."""
+    saved, saved_depth = interp.trace, interp.trace_depth
+    interp.trace, interp.trace_depth = [], 1_000_000
+    try:
+        interp.eval(e, dict(env))
+        trace = interp.trace
+    finally:
+        interp.trace, interp.trace_depth = saved, saved_depth
+    seen: dict[str, None] = {}
+    for t in trace:
+        seen.setdefault(str(t), None)
+    return list(seen)
