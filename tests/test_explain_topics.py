@@ -337,3 +337,32 @@ def test_control_characters_of_a_data_entry_are_escaped(
     assert "segments: b: Kiyosu, highway: Tokaido, source: bga-map  (as a; " in out
     out = text_of(capsys, "Minakuchi", "--data", str(tmp_path))
     assert "\x1b" not in out and "b: Ku\\x1b[31mwana, highway: Tokaido" in out
+
+
+def test_an_exception_and_an_addition(capsys: pytest.CaptureFixture[str], game_copy: Path) -> None:
+    (game_copy / "overlays" / "extra.rules").write_text(
+        'overlay X-test "An exception and an addition, for the test"\n'
+        "  kind clarification\n"
+        '  source "this test, on 7.3.1"\n'
+        '  date "2020"\n'
+        "  amend 7.3.1\n"
+        "    except 7.3.1/no-pickup when picked_up == 1\n"
+        "    add define spare_blocks(): int = 2\n"
+        "  end\n"
+        "end\n"
+    )
+    x = explained(capsys, "X-test", "--spec", str(game_copy))
+    assert x["in_force"] == "when asked" and x["switch"] == "--overlay X-test"
+    exc, add = x["changes"]
+    assert (exc["action"], exc["name"], exc["text"]) == (
+        "except",
+        "7.3.1/no-pickup",
+        "except 7.3.1/no-pickup when picked_up == 1",
+    )
+    assert exc["base"]["signature"] == "require [no-pickup] (picked_up: int)"
+    assert (add["action"], add["name"], add["base"]) == ("add", "spare_blocks", None)
+    assert add["text"] == "add define spare_blocks(): int = 2"
+    assert x["mentioned_in"] == []  # its own text is no mention
+    out = text_of(capsys, "X-test", "--spec", str(game_copy))
+    assert "  except in 7.3.1: 7.3.1/no-pickup\n" in out
+    assert "  add in 7.3.1: define spare_blocks(): int\n    the base rules have nothing" in out
