@@ -26,14 +26,13 @@ from referee.engine.replay import check_one, render
 from referee.errors import Problem, RefereeError, Span
 from referee.explain import (
     clauses_table,
-    explain,
     overlays_table,
-    render_explanation,
     render_markdown,
     render_overlays,
     render_table,
 )
 from referee.spec import Spec, load_spec
+from referee.topics import explain_topic, render_topic
 from referee.verify.prover import prove
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
@@ -77,8 +76,20 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p, formats=("text", "json", "markdown"))
     p.set_defaults(run=cmd_overlays)
 
-    p = sub.add_parser("explain", help="explain one clause, label or definition")
-    p.add_argument("topic", help="a clause number (7.3.1), a label (7.3.1/no-pickup) or a name")
+    p = sub.add_parser(
+        "explain",
+        help="explain a clause, label, name, overlay, printing or data entry",
+        description="Explain one topic. Tried in this order, the first that matches is shown "
+        "and the others are named: a clause number (7.3.1) or label (7.3.1/no-pickup); a "
+        "declared name; an overlay id; a printing id; an overlay file's name; the name or id "
+        "of an entry of the game's data. KIND:TOPIC picks one kind: clause, name, overlay, "
+        "printing, file or data.",
+    )
+    p.add_argument(
+        "topic",
+        help="a clause number, a label, a name, an overlay or printing id, an overlay file, "
+        "a data entry's name or id; or KIND:TOPIC",
+    )
     _common(p)
     p.set_defaults(run=cmd_explain)
 
@@ -200,8 +211,8 @@ def cmd_overlays(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    x = explain(_load(args), args.topic)
-    _emit(args, x, render_explanation(x))
+    x = explain_topic(_load(args), args.topic)
+    _emit(args, x, render_topic(x))
     return EXIT_OK
 
 

@@ -129,6 +129,7 @@ def _unknown(message: str, hint: str = "") -> RefereeError:
 def explain(spec: Spec, topic: str) -> dict[str, Any]:
     clause, focus = resolve_topic(spec, topic)
     row = clause_row(spec, clause)
+    row = {"kind": "clause", "clause_kind": row.pop("kind"), **row}
     row["text"] = spec.source_of(clause.span)
     row["see"] = [str(r) for r in clause.see]
     row["declarations"] = [
@@ -151,7 +152,7 @@ def explain(spec: Spec, topic: str) -> dict[str, Any]:
             "source": o.source,
             "date": o.date,
             "changes": [
-                _change_text(ch) for a in o.amends if a.clause == clause.number for ch in a.changes
+                change_text(ch) for a in o.amends if a.clause == clause.number for ch in a.changes
             ],
         }
         for o in spec.overlays_touching(clause.number)
@@ -164,14 +165,14 @@ def explain(spec: Spec, topic: str) -> dict[str, Any]:
     return row
 
 
-def _change_text(ch: ast.Change) -> str:
+def change_text(ch: ast.Change) -> str:
     if ch.decl is not None:
         return f"{ch.action} {signature(ch.decl)}"
     return f"{ch.action} {ch.ref}"
 
 
 def render_explanation(x: dict[str, Any]) -> str:
-    out = [f"{x['number']}  {x['title']}  ({x['kind']})", ""]
+    out = [f"{x['number']}  {x['title']}  ({x['clause_kind']})", ""]
     out.append(_wrap(x["summary"]))
     out.append("")
     out.append(f"printings: {', '.join(x['printings']) or '-'}")
@@ -203,30 +204,37 @@ def _wrap(text: str, width: int = 88) -> str:
     return textwrap.fill(text, width)
 
 
+def overlay_row(spec: Spec, o: ast.Overlay) -> dict[str, Any]:
+    """One overlay as ``referee overlays`` lists it."""
+    return {
+        "id": o.id,
+        "title": o.title,
+        "kind": o.kind,
+        "source": o.source,
+        "date": o.date,
+        "in_force": in_force_text(o),
+        "amends": [a.clause for a in o.amends],
+        "changes": [change_text(ch) for a in o.amends for ch in a.changes],
+        "embodied_by": sorted(f"{d.clause}/{d.name}" for d in embodiments(spec, o.id)),
+    }
+
+
+def in_force_text(o: ast.Overlay) -> str:
+    if o.default:
+        return "by default"
+    return f"with printing {', '.join(o.printings)}" if o.printings else "when asked"
+
+
+def embodiments(spec: Spec, overlay_id: str) -> list[ast.Decl]:
+    """The declarations that say they embody an overlay (``decided ID``)."""
+    return [d for c in spec.clauses() for d in c.decls if overlay_id in d.decisions]
+
+
 def overlays_table(spec: Spec) -> list[dict[str, Any]]:
-    rows = []
-    for o in sorted(spec.sym.overlays.values(), key=lambda o: (o.kind, o.id)):
-        rows.append(
-            {
-                "id": o.id,
-                "title": o.title,
-                "kind": o.kind,
-                "source": o.source,
-                "date": o.date,
-                "in_force": "by default"
-                if o.default
-                else (f"with printing {', '.join(o.printings)}" if o.printings else "when asked"),
-                "amends": [a.clause for a in o.amends],
-                "changes": [_change_text(ch) for a in o.amends for ch in a.changes],
-                "embodied_by": sorted(
-                    f"{d.clause}/{d.name}"
-                    for c in spec.clauses()
-                    for d in c.decls
-                    if o.id in d.decisions
-                ),
-            }
-        )
-    return rows
+    return [
+        overlay_row(spec, o)
+        for o in sorted(spec.sym.overlays.values(), key=lambda o: (o.kind, o.id))
+    ]
 
 
 def render_overlays(rows: list[dict[str, Any]], cases: dict[str, list[str]]) -> str:

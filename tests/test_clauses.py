@@ -160,7 +160,7 @@ def test_explain_a_label_and_a_name(capsys: pytest.CaptureFixture[str]) -> None:
 def test_explain_unknown_topic_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", "7.9.9"]) == 2
     err = capsys.readouterr().err
-    assert "no clause, label or definition '7.9.9'" in err
+    assert "no clause, label, name, overlay, printing or data entry '7.9.9'" in err
     assert "Traceback" not in err
     assert main(["explain", "7.3.1/no-such-label"]) == 2
     assert "clause 7.3.1 has no label [no-such-label]" in capsys.readouterr().err
