@@ -22,6 +22,8 @@ from referee.engine.batch import check_many, expand, render_summary, summary
 from referee.engine.compare import compare
 from referee.engine.compare import render as render_comparison
 from referee.engine.play import as_yaml, play, play_many
+from referee.engine.position import render as render_position
+from referee.engine.position import show_position
 from referee.engine.replay import check_one, render
 from referee.errors import Problem, RefereeError, Span
 from referee.explain import (
@@ -119,6 +121,36 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _common(p)
     p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser(
+        "show",
+        help="show the position at an event of a record",
+        description="Replay a record as `referee check` does and show where it stands: the\n"
+        "event, the spec's summary, the procedures running (outermost first) and every\n"
+        "state that differs from its starting value, by clause. Without --at or --after,\n"
+        "the position at the end of the record, or before its first illegal event.",
+        epilog="example:\n  referee show examples/weeks-1-2.yaml --at 28\n\n"
+        "exit codes:\n"
+        "  0  the position is shown\n"
+        "  1  an illegal event came first: the position before it is shown, with its clause\n"
+        "  2  bad input or usage (an event number the record does not have, say)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("record", type=Path, metavar="RECORD", help="a YAML or JSON record")
+    when = p.add_mutually_exclusive_group()
+    when.add_argument(
+        "--at", type=int, metavar="N", help="the position before event N (1 is the first)"
+    )
+    when.add_argument("--after", type=int, metavar="N", help="the position after event N")
+    p.add_argument("--printing", default="", help="the rulebook printing (default: the base one)")
+    p.add_argument(
+        "--overlay", action="append", default=[], metavar="ID", help="switch an overlay on"
+    )
+    p.add_argument(
+        "--no-overlay", action="append", default=[], metavar="ID", help="switch an overlay off"
+    )
+    _common(p)
+    p.set_defaults(run=cmd_show)
 
     p = sub.add_parser(
         "compare", help="replay a record under every printing and overlay, and show what changes"
@@ -242,6 +274,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     if any(r.status == "bad input" for r in results):
         return EXIT_BAD_INPUT
     return EXIT_OK if all(r.status == "legal" for r in results) else EXIT_ILLEGAL
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    spec = _load(args)
+    choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
+    pos = show_position(spec, args.record, choice, args.at, args.after)
+    _emit(args, pos.as_json(), render_position(pos))
+    return EXIT_ILLEGAL if pos.illegal else EXIT_OK
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

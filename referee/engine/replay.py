@@ -410,6 +410,16 @@ def check_one(spec: Spec, path: str | Path, choice: Choice, keep_going: bool = F
 
 def check_record(spec: Spec, path: str | Path, choice: Choice, keep_going: bool = False) -> Verdict:
     """Replay a record; stop at the first illegal event unless ``keep_going``."""
+    ref = open_referee(spec, path, choice)
+    try:
+        return _replay(spec, ref, ref.record, keep_going)
+    finally:
+        ref.release()
+
+
+def open_referee(spec: Spec, path: str | Path, choice: Choice) -> Referee:
+    """Read a record and make its Referee, with the record's printing and overlays and
+    ``choice`` on top; the caller releases it."""
     record = load_record(path, spec.game_dir.parent / "schema")
     game = spec.game
     if game is not None and record.game != game.name:
@@ -427,11 +437,7 @@ def check_record(spec: Spec, path: str | Path, choice: Choice, keep_going: bool 
         record.overlays_on + choice.on,
         record.overlays_off + choice.off,
     )
-    ref = Referee(spec, record, merged)
-    try:
-        return _replay(spec, ref, record, keep_going)
-    finally:
-        ref.release()
+    return Referee(spec, record, merged)
 
 
 def _happened(ref: Referee, index: int, since: int) -> list[dict[str, Any]]:
