@@ -15,6 +15,7 @@ rules give and the numbers that make it.
 from __future__ import annotations
 
 import difflib
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +30,7 @@ from referee.engine.record import Event
 from referee.engine.values import Converter
 from referee.errors import Problem, RefereeError, Span
 
-HAPPENED, NOT_HAPPENED = "happened", "not_happened"
+HAPPENED, NOT_HAPPENED, ILLEGAL = "happened", "not_happened", "illegal"
 
 
 @dataclass
@@ -124,7 +125,11 @@ def compile_expectations(
         path = base + (key,)
         where = _key_span(doc, path, str(key))
         if key in (HAPPENED, NOT_HAPPENED):
-            out.append(Expectation(key, path, None, _outcome_refs(doc, path, value, sym)))
+            out.append(Expectation(key, path, None, _refs(doc, path, value, _tellable(sym))))
+            continue
+        if key == ILLEGAL:
+            labels = set(sym.labels) | set(sym.clauses)
+            out.append(Expectation(key, path, None, _refs(doc, path, value, labels)))
             continue
         if not isinstance(key, str) or not key.strip():
             raise _bad(doc, where, "expect: each key is an expression of the rules language")
@@ -140,20 +145,32 @@ def compile_expectations(
     return out
 
 
-def _outcome_refs(doc: Document, path: tuple[str | int, ...], value: Any, sym: Symbols) -> Any:
-    refs = value if isinstance(value, list) else [value]
-    told = _tellable(sym)
+def _refs(doc: Document, path: tuple[str | int, ...], value: Any, told: set[str]) -> Any:
+    """Outcomes (or conditions) named clause/label, each one the spec declares."""
+    refs = list(value) if isinstance(value, list) else [value]
     for i, r in enumerate(refs):
         where = path + (i,) if isinstance(value, list) else path
+        if isinstance(r, (int, float)) and not isinstance(r, bool):
+            r = refs[i] = _as_written(doc, where)  # 8.10, read by YAML as a number
         if not isinstance(r, str) or r not in told:
             close = difflib.get_close_matches(str(r), sorted(told), n=1)
             raise _bad(
                 doc,
                 doc.span(where),
-                f"expect: {r!r} is no outcome the rules tell of",
+                f"expect: {r!r} is no {'condition' if path[-1] == ILLEGAL else 'outcome'}"
+                " of the spec's",
                 f"did you mean '{close[0]}'?" if close else "name one as clause/label",
             )
     return list(refs)
+
+
+def _as_written(doc: Document, path: tuple[str | int, ...]) -> str:
+    """A plain scalar as the file writes it (a clause number YAML took for a number)."""
+    at = doc.span(path)
+    lines = doc.text.splitlines()
+    line = lines[at.line - 1] if 1 <= at.line <= len(lines) else ""
+    m = re.match(r"[^\s,\]}#]+", line[at.column - 1 :])
+    return m.group(0) if m else ""
 
 
 def _tellable(sym: Symbols) -> set[str]:
@@ -207,12 +224,16 @@ def check_expectations(
     misses = []
     env = {k: v for k, (_, v) in bare.items()}
     for x in expectations:
+        if x.key == ILLEGAL:
+            continue  # judged with the event's verdict (see ``refused``)
         if x.expr is None:
             wanted = x.key == HAPPENED
             wrong = [r for r in x.expected if (r in told) != wanted]
+            if wanted and not x.expected and told:  # happened: [] -- nothing at all
+                wrong = ["nothing"]
             if wrong:
                 said = ", ".join(told) or "nothing"
-                verb = "was not told" if wanted else "was told"
+                verb = "was not told" if wanted and x.expected else "was told"
                 misses.append(
                     Miss(x, told, f"expected {x.key}: {', '.join(wrong)} {verb}; told: {said}", [])
                 )
@@ -244,3 +265,23 @@ def _numbers(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> list[str]
     for t in trace:
         seen.setdefault(str(t), None)
     return list(seen)
+
+
+def refused(expectations: list[Expectation], cited: list[str]) -> tuple[bool, str]:
+    """Whether an event the record expects to be illegal was refused as it says (a refusal
+    citing the clause, or the clause and label, it names), and what the miss is if not."""
+    wanted = [r for x in expectations if x.key == ILLEGAL for r in x.expected]
+    if not wanted:
+        return not cited, ""
+    if not cited:
+        return (
+            False,
+            f"expected the event to be refused citing {', '.join(wanted)}; the rules allow it",
+        )
+    hits = [r for r in wanted if any(c == r or c.startswith(r + "/") for c in cited)]
+    if hits:
+        return True, ""
+    return False, (
+        f"expected the event to be refused citing {', '.join(wanted)}; "
+        f"it is refused citing {', '.join(cited)}"
+    )

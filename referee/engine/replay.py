@@ -18,10 +18,12 @@ from referee.dsl import ast
 from referee.dsl.interp import CheckFailed, StandingLoop, plain, show
 from referee.dsl.overlays import Choice, in_force
 from referee.engine.expect import (
+    ILLEGAL,
     Expectation,
     bare_enum_values,
     check_expectations,
     compile_expectations,
+    refused,
 )
 from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
 from referee.engine.record import Event, Record, load_record
@@ -60,6 +62,7 @@ class Violation:
     kind: str = "rule"  # or "expectation": a value the record expects after the event
     # for an expectation: its key, the value expected and the value the rules give
     expectation: dict[str, Any] = field(default_factory=dict)
+    as_expected: bool = False  # a refusal the record states (``expect: {illegal: ...}``)
 
     @property
     def cites(self) -> str:
@@ -353,6 +356,41 @@ class Referee:
             sorted(self.interp.relied),
         )
 
+    def refusal(
+        self, ev: Event, expected: list[Expectation], violations: list[Violation]
+    ) -> list[Violation]:
+        """An event the record expects refused: its violations, marked as expected when
+        they cite what the record says, and a miss when they do not (or there are none)."""
+        ok, miss = refused(expected, [v.cites for v in violations if v.kind == "rule"])
+        if ok:
+            for v in violations:
+                v.as_expected = True
+            return violations
+        x = next(x for x in expected if x.key == ILLEGAL)
+        span = self.record.doc.span(x.path)
+        clause = str(x.expected[0]).partition("/")[0]
+        c = self.sym.clauses.get(clause)
+        return violations + [
+            Violation(
+                ev.index,
+                ev.action,
+                span.line,
+                span.column,
+                clause,
+                "",
+                c.title if c else "",
+                miss,
+                [],
+                sorted(self.interp.relied),
+                kind="expectation",
+                expectation={
+                    "key": ILLEGAL,
+                    "expected": x.expected,
+                    "found": [v.cites for v in violations],
+                },
+            )
+        ]
+
     def missed(
         self, ev: Event, expected: list[Expectation], outcome: dict[str, Any]
     ) -> list[Violation]:
@@ -507,6 +545,8 @@ def _replay(spec: Spec, ref: Referee, record: Record, keep_going: bool) -> Verdi
             verdict.outcomes.append(outcome)
             if ev.index in expected and not violations:
                 violations = ref.missed(ev, expected[ev.index], outcome)
+        if any(x.key == ILLEGAL for x in expected.get(ev.index, [])):
+            violations = ref.refusal(ev, expected[ev.index], violations)
         if violations:
             verdict.legal = False
             verdict.violations += violations
@@ -570,6 +610,7 @@ def render(verdict: Verdict) -> str:
         out = []
         for v in verdict.violations:
             what = "misses an expectation" if v.kind == "expectation" else "is illegal"
+            what += " (as the record expects)" if v.as_expected else ""
             out.append(
                 f"{verdict.file}:{v.line}:{v.column}: event {v.index} ({v.action}) {what}:"
                 f" {v.cites or 'expect'}" + (f" ({v.title})" if v.title else "")
