@@ -17,6 +17,7 @@ from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.dsl import ast
 from referee.dsl.interp import CheckFailed, StandingLoop, show
 from referee.dsl.overlays import Choice, in_force
+from referee.engine import alternatives
 from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
 from referee.engine.record import Event, Record, load_record
 from referee.engine.values import Converter
@@ -51,6 +52,10 @@ class Violation:
     message: str
     numbers: list[str] = field(default_factory=list)
     relied: list[str] = field(default_factory=list)
+    # what the actor could legally have done instead (referee/engine/alternatives.py):
+    # {"args", "changing", "left_out", "text"} each; the note says how many were tried
+    alternatives: list[dict[str, Any]] = field(default_factory=list)
+    alternatives_note: str = ""
 
     @property
     def cites(self) -> str:
@@ -349,20 +354,25 @@ class Referee:
         return text
 
 
-def check_one(spec: Spec, path: str | Path, choice: Choice, keep_going: bool = False) -> Verdict:
+def check_one(
+    spec: Spec, path: str | Path, choice: Choice, keep_going: bool = False, offer: bool = False
+) -> Verdict:
     """``check_record`` under the time limit for one record (REFEREE_TIME_LIMIT)."""
     limit = time_limit_seconds()
     try:
         with time_limit(limit):
-            return check_record(spec, path, choice, keep_going)
+            return check_record(spec, path, choice, keep_going, offer)
     except TimeUp:
         raise fail(
             Span(str(path), 0, 0), f"stopped: judging took longer than the limit of {limit:g} s"
         ) from None
 
 
-def check_record(spec: Spec, path: str | Path, choice: Choice, keep_going: bool = False) -> Verdict:
-    """Replay a record; stop at the first illegal event unless ``keep_going``."""
+def check_record(
+    spec: Spec, path: str | Path, choice: Choice, keep_going: bool = False, offer: bool = False
+) -> Verdict:
+    """Replay a record; stop at the first illegal event unless ``keep_going``. With
+    ``offer``, a refused event comes with what its actor could have done instead."""
     record = load_record(path, spec.game_dir.parent / "schema")
     game = spec.game
     if game is not None and record.game != game.name:
@@ -382,7 +392,7 @@ def check_record(spec: Spec, path: str | Path, choice: Choice, keep_going: bool 
     )
     ref = Referee(spec, record, merged)
     try:
-        return _replay(spec, ref, record, keep_going)
+        return _replay(spec, ref, record, keep_going, offer)
     finally:
         ref.release()
 
@@ -400,7 +410,9 @@ def _happened(ref: Referee, index: int, since: int) -> list[dict[str, Any]]:
     ]
 
 
-def _replay(spec: Spec, ref: Referee, record: Record, keep_going: bool) -> Verdict:
+def _replay(
+    spec: Spec, ref: Referee, record: Record, keep_going: bool, offer: bool = False
+) -> Verdict:
     ref.start()
     verdict = Verdict(record.doc.file, True, len(record.events), 0, ref.printing, ref.overlays)
     verdict.kinds = {o: spec.sym.overlays[o].kind for o in ref.overlays}
@@ -409,7 +421,7 @@ def _replay(spec: Spec, ref: Referee, record: Record, keep_going: bool) -> Verdi
     for ev in record.events:
         before = "" if keep_going else ref.summary()
         fired = len(ref.interp.fired)
-        violations = ref.judge(ev, keep_going)
+        violations = alternatives.judge(ref, ev, keep_going) if offer else ref.judge(ev, keep_going)
         verdict.happened += _happened(ref, ev.index, fired)
         verdict.judged += 1
         relied |= ref.interp.relied
@@ -458,6 +470,7 @@ def render(verdict: Verdict) -> str:
             if v.numbers:
                 out.append("  the numbers:")
                 out += [f"    {n}" for n in v.numbers]
+            out += alternatives.lines(v)
         if verdict.summary:
             out.append(f"  before that event: {verdict.summary}")
     # printings' overlays by name; clarifications and decisions, which are many, counted
