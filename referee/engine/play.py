@@ -21,7 +21,7 @@ from referee.dsl.overlays import Choice
 from referee.engine.batch import on_every_core
 from referee.engine.record import Record
 from referee.engine.replay import Referee
-from referee.engine.trial import Mark, as_event, attempt
+from referee.engine.trial import Mark, as_event, attempt, raw
 from referee.errors import Span, fail
 from referee.spec import Spec
 
@@ -46,17 +46,6 @@ class Game:
 
 def as_yaml(record: dict[str, Any]) -> str:
     return yaml.safe_dump(record, sort_keys=False, default_flow_style=None, width=120)
-
-
-def raw(value: Any) -> Any:
-    """A value as a record writes it: items of data by their name, lists as lists."""
-    if isinstance(value, dict):
-        if "id" in value or "name" in value:
-            return value.get("id", value.get("name"))
-        return {k: raw(v) for k, v in value.items() if v is not None}
-    if isinstance(value, (tuple, list)):
-        return [raw(v) for v in value]
-    return value
 
 
 class Player:

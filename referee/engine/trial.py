@@ -19,6 +19,17 @@ if TYPE_CHECKING:
     from referee.engine.replay import Referee
 
 
+def raw(value: Any) -> Any:
+    """A value as a record writes it: items of data by their name, lists as lists."""
+    if isinstance(value, dict):
+        if "id" in value or "name" in value:
+            return value.get("id", value.get("name"))
+        return {k: raw(v) for k, v in value.items() if v is not None}
+    if isinstance(value, (tuple, list)):
+        return [raw(v) for v in value]
+    return value
+
+
 def frame_copy(f: Frame) -> Frame:
     """A frame with its own variables: trying an event must not touch the saved ones."""
     return Frame(f.proc, dict(f.vars), f.step, f.resume_to, set(f.fired))
