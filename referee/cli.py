@@ -253,7 +253,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
     paths, skipped = expand(list(args.records))
     if len(paths) == 1 and not skipped and not args.records[0].is_dir():
-        verdict = check_one(spec, paths[0], choice, keep_going=args.all)  # bad input: exit 2
+        verdict = check_one(spec, paths[0], choice, args.all, offer=True)  # bad input: exit 2
         verdict.explain = verdict.explain or args.explain
         _emit(args, verdict.as_json(), render(verdict))
         return EXIT_OK if verdict.legal else EXIT_ILLEGAL
@@ -262,7 +262,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(s.text(), file=sys.stderr)
         raise RefereeError([Problem(Span(str(args.records[0]), 0, 0), "no records here")])
     progress = args.format == "text" and len(paths) >= 20 and sys.stderr.isatty()
-    results = check_many(spec, paths, choice, args.all, progress)
+    results = check_many(spec, paths, choice, args.all, progress, offer=True)
     total = summary(results, skipped)
     if args.format == "json":
         records = [r.as_json() for r in results]

@@ -380,6 +380,11 @@ class Ref:
         return f"{self.clause}/{self.label}" if self.label else self.clause
 
 
+# Fields an alternative may give besides the action's arguments: how a verdict shows it,
+# and what makes two alike (of the legal ones with one key, only the first is offered).
+ALTERNATIVE_FIELDS = ("shown", "key")
+
+
 @dataclass
 class Allow:
     name: str
@@ -389,6 +394,7 @@ class Allow:
     then: str
     span: Span = NOWHERE
     propose: Expr | None = None
+    alternatives: Expr | None = None  # what else the actor could do when an event is refused
 
 
 @dataclass

@@ -356,6 +356,8 @@ class Checker:
                 if a.propose is not None:
                     self.proposal(a, {**env, "by": self.players})
                 local = self.params(a.params, {**env, "by": self.players})
+                if a.alternatives is not None:
+                    self.alternatives(a, local)
                 for r in a.requires:
                     self.ref(r)
                 self.stmts(a.effects, local, d)
@@ -369,19 +371,32 @@ class Checker:
             self.expect(trig.cond, env, BOOL)
             self.stmts(trig.body, env, d)
 
-    def proposal(self, a: ast.Allow, env: dict[str, T]) -> None:
-        """A list of argument records, each naming the action's parameters with their types."""
-        t = self.expr(a.propose, env) if a.propose is not None else ANY
+    def proposal(
+        self,
+        a: ast.Allow,
+        env: dict[str, T],
+        given: ast.Expr | None = None,
+        extra: tuple[str, ...] = (),
+        what: str = "a proposal is",
+    ) -> None:
+        """A list of argument records, each naming the action's parameters with their types
+        (and the ``extra`` fields)."""
+        proposed = given if given is not None else a.propose
+        t = self.expr(proposed, env) if proposed is not None else ANY
         if t.kind not in ("list", "any"):
-            self.error(a.propose.span if a.propose else a.span, f"a proposal is a list, not {t}")
+            self.error(proposed.span if proposed else a.span, f"{what} a list, not {t}")
         params = {p.name: p for p in a.params}
-        stack: list[Any] = [a.propose]
+        stack: list[Any] = [proposed]
         while stack:
             e = stack.pop()
             if isinstance(e, ast.RecordLit):
                 for name, value in e.fields:
+                    if name in extra:
+                        continue
                     if name not in params:
-                        self.unknown(value.span, f"argument of {a.name}", name, list(params))
+                        self.unknown(
+                            value.span, f"argument of {a.name}", name, list(params) + list(extra)
+                        )
                 continue
             if isinstance(e, (ast.ListLit,)):
                 stack.extend(e.items)
@@ -393,6 +408,19 @@ class Checker:
                 stack.extend(e.args)
             elif isinstance(e, ast.If):
                 stack += [e.then, e.orelse]
+
+    def alternatives(self, a: ast.Allow, env: dict[str, T]) -> None:
+        """Read like a proposal, with the refused event's arguments in scope; a record may
+        also say how a verdict shows it (``shown``) and which are alike (``key``)."""
+        assert a.alternatives is not None
+        for p in a.params:
+            if p.name in ast.ALTERNATIVE_FIELDS:
+                self.error(
+                    p.span,
+                    f"an action with alternatives cannot have a parameter named '{p.name}':"
+                    f" {', '.join(ast.ALTERNATIVE_FIELDS)} say how an alternative is shown",
+                )
+        self.proposal(a, env, a.alternatives, ast.ALTERNATIVE_FIELDS, "alternatives are")
 
     def stmts(self, body: list[ast.Stmt], env: dict[str, T], proc: ast.Procedure | None) -> None:
         scope = dict(env)

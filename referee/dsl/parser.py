@@ -527,8 +527,19 @@ class _ToAst(Transformer[Token, Any]):
     def propose(self, meta: Meta, e: ast.Expr) -> tuple[str, Any]:
         return ("propose", e)
 
+    def alternatives(self, meta: Meta, e: ast.Expr) -> tuple[str, Any]:
+        return ("alternatives", e)
+
     def allow(
-        self, meta: Meta, name: Token, params: Any, prop: Any, req: Any, eff: Any, then: Any
+        self,
+        meta: Meta,
+        name: Token,
+        params: Any,
+        prop: Any,
+        alts: Any,
+        req: Any,
+        eff: Any,
+        then: Any,
     ) -> Any:
         return ast.Allow(
             str(name),
@@ -538,6 +549,7 @@ class _ToAst(Transformer[Token, Any]):
             then[1] if then else "",
             self.s(meta),
             prop[1] if prop else None,
+            alts[1] if alts else None,
         )
 
     def trigger(self, meta: Meta, label: Token, cond: ast.Expr, body: list[ast.Stmt]) -> ast.Decl:

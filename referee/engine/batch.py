@@ -71,25 +71,30 @@ def expand(paths: list[Path]) -> tuple[list[Path], list[Skipped]]:
     return out, skipped
 
 
-_WORKER: tuple[Spec, Choice, bool] | None = None
+_WORKER: tuple[Spec, Choice, bool, bool] | None = None
 
 
-def _init(spec: Spec, choice: Choice, keep_going: bool) -> None:
+def _init(spec: Spec, choice: Choice, keep_going: bool, offer: bool = False) -> None:
     global _WORKER
-    _WORKER = (spec, choice, keep_going)
+    _WORKER = (spec, choice, keep_going, offer)
 
 
 def _one(path: Path) -> Result:
     assert _WORKER is not None
-    spec, choice, keep_going = _WORKER
+    spec, choice, keep_going, offer = _WORKER
     try:
-        return Result(str(path), verdict=check_record(spec, path, choice, keep_going))
+        return Result(str(path), verdict=check_record(spec, path, choice, keep_going, offer))
     except RefereeError as err:
         return Result(str(path), error=err)
 
 
 def check_many(
-    spec: Spec, paths: list[Path], choice: Choice, keep_going: bool, progress: bool
+    spec: Spec,
+    paths: list[Path],
+    choice: Choice,
+    keep_going: bool,
+    progress: bool,
+    offer: bool = False,
 ) -> list[Result]:
     """Judge every record, in processes of their own (one per core); results in the given
     order. A record that crashes, hangs or poisons its process is reported as such, with
@@ -102,7 +107,7 @@ def check_many(
         _tick(None, done[0] - 1, total, progress, "records")
 
     workers = max(1, min(os.cpu_count() or 1, total))
-    outcomes = run_guarded(_one, paths, _init, (spec, choice, keep_going), workers, tick)
+    outcomes = run_guarded(_one, paths, _init, (spec, choice, keep_going, offer), workers, tick)
     return [
         value if status == "ok" else Result(str(p), error=fail(Span(str(p), 0, 0), value))
         for p, (status, value) in zip(paths, outcomes, strict=True)

@@ -19,10 +19,10 @@ from referee.data.source import parse_document
 from referee.dsl import ast
 from referee.dsl.overlays import Choice
 from referee.engine.batch import on_every_core
-from referee.engine.machine import Frame
-from referee.engine.record import Event, Record
+from referee.engine.record import Record
 from referee.engine.replay import Referee
-from referee.errors import RefereeError, Span, fail
+from referee.engine.trial import Mark, as_event, attempt, raw
+from referee.errors import Span, fail
 from referee.spec import Spec
 
 MAX_EVENTS = 20_000
@@ -46,17 +46,6 @@ class Game:
 
 def as_yaml(record: dict[str, Any]) -> str:
     return yaml.safe_dump(record, sort_keys=False, default_flow_style=None, width=120)
-
-
-def raw(value: Any) -> Any:
-    """A value as a record writes it: items of data by their name, lists as lists."""
-    if isinstance(value, dict):
-        if "id" in value or "name" in value:
-            return value.get("id", value.get("name"))
-        return {k: raw(v) for k, v in value.items() if v is not None}
-    if isinstance(value, (tuple, list)):
-        return [raw(v) for v in value]
-    return value
 
 
 class Player:
@@ -87,24 +76,13 @@ class Player:
                 ]
         return out  # the arguments as values: written as a record only when tried
 
-    def snapshot(self) -> list[Frame]:
+    def snapshot(self) -> Mark:
         """From here the interpreter notes every state write; the frames are copied."""
-        self.ref.interp.journal = []
-        self._saved = (
-            self.ref.machine.over,
-            len(self.ref.interp.fired),
-            self.ref.interp.standing_on,
-        )
-        return [_frame_copy(f) for f in self.ref.machine.frames]
+        return Mark(self.ref)
 
-    def restore(self, frames: list[Frame]) -> None:
+    def restore(self, mark: Mark) -> None:
         """The position as it was at the snapshot."""
-        self.ref.interp.undo()
-        self.ref.machine.over, fired, self.ref.interp.standing_on = self._saved
-        del self.ref.interp.fired[fired:]
-        self.ref.machine.frames = [_frame_copy(f) for f in frames]
-        if self.ref.machine.top is not None:
-            self.ref.interp.frame = self.ref.machine.top.vars
+        mark.back()
 
     def step(self) -> dict[str, Any] | None:
         """Play one legal event, or None if no proposal is legal here."""
@@ -119,24 +97,8 @@ class Player:
     def attempt(self, action: str, by: Any, values: dict[str, Any]) -> dict[str, Any] | None:
         """Try one proposal against the rules: the event if it is legal (the game goes on
         from it), else None (the position is as it was)."""
-        snap = self.snapshot()
-        args = raw(values)
-        event = {action: {"by": by, **args} if by is not None else args}
-        index = len(self.events) + 1
-        self.ref.interp.explain = False  # a refused proposal needs no explanation
-        try:
-            violations = self.ref.judge(
-                Event(index, action, dict(event[action]), ("events", index - 1, action))
-            )
-        except RefereeError:
-            violations = ["bad"]  # type: ignore[list-item]
-        finally:
-            self.ref.interp.explain = True
-        if not violations:
-            self.ref.interp.journal = None
-            return event
-        self.restore(snap)
-        return None
+        ev = as_event(len(self.events) + 1, action, by, raw(values))
+        return {action: ev.args} if attempt(self.ref, ev) else None
 
     def play(self, until: ast.Expr | None = None, limit: int = MAX_EVENTS) -> Game:
         self.events: list[dict[str, Any]] = []
@@ -160,11 +122,6 @@ class Player:
             game.stopped = f"{limit} events"
         game.summary = self.ref.summary()
         return game
-
-
-def _frame_copy(f: Frame) -> Frame:
-    """A frame with its own variables: trying an event must not touch the saved ones."""
-    return Frame(f.proc, dict(f.vars), f.step, f.resume_to, set(f.fired))
 
 
 def play(spec: Spec, seed: int, until: str = "", choice: Choice | None = None) -> Game:

@@ -17,6 +17,7 @@ from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.dsl import ast
 from referee.dsl.interp import CheckFailed, StandingLoop, plain, show
 from referee.dsl.overlays import Choice, in_force
+from referee.engine import alternatives
 from referee.engine.expect import (
     ILLEGAL,
     Expectation,
@@ -63,6 +64,10 @@ class Violation:
     # for an expectation: its key, the value expected and the value the rules give
     expectation: dict[str, Any] = field(default_factory=dict)
     as_expected: bool = False  # a refusal the record states (``expect: {illegal: ...}``)
+    # what the actor could legally have done instead (referee/engine/alternatives.py):
+    # {"args", "changing", "left_out", "text"} each; the note says how many were tried
+    alternatives: list[dict[str, Any]] = field(default_factory=list)
+    alternatives_note: str = ""
 
     @property
     def cites(self) -> str:
@@ -434,23 +439,28 @@ class Referee:
         return text
 
 
-def check_one(spec: Spec, path: str | Path, choice: Choice, keep_going: bool = False) -> Verdict:
+def check_one(
+    spec: Spec, path: str | Path, choice: Choice, keep_going: bool = False, offer: bool = False
+) -> Verdict:
     """``check_record`` under the time limit for one record (REFEREE_TIME_LIMIT)."""
     limit = time_limit_seconds()
     try:
         with time_limit(limit):
-            return check_record(spec, path, choice, keep_going)
+            return check_record(spec, path, choice, keep_going, offer)
     except TimeUp:
         raise fail(
             Span(str(path), 0, 0), f"stopped: judging took longer than the limit of {limit:g} s"
         ) from None
 
 
-def check_record(spec: Spec, path: str | Path, choice: Choice, keep_going: bool = False) -> Verdict:
-    """Replay a record; stop at the first illegal event unless ``keep_going``."""
+def check_record(
+    spec: Spec, path: str | Path, choice: Choice, keep_going: bool = False, offer: bool = False
+) -> Verdict:
+    """Replay a record; stop at the first illegal event unless ``keep_going``. With
+    ``offer``, a refused event comes with what its actor could have done instead."""
     ref = open_referee(spec, path, choice)
     try:
-        return _replay(spec, ref, ref.record, keep_going)
+        return _replay(spec, ref, ref.record, keep_going, offer)
     finally:
         ref.release()
 
@@ -523,7 +533,9 @@ def _expectations(ref: Referee, record: Record) -> dict[int, list[Expectation]]:
     }
 
 
-def _replay(spec: Spec, ref: Referee, record: Record, keep_going: bool) -> Verdict:
+def _replay(
+    spec: Spec, ref: Referee, record: Record, keep_going: bool, offer: bool = False
+) -> Verdict:
     ref.start()
     verdict = Verdict(record.doc.file, True, len(record.events), 0, ref.printing, ref.overlays)
     verdict.kinds = {o: spec.sym.overlays[o].kind for o in ref.overlays}
@@ -536,7 +548,7 @@ def _replay(spec: Spec, ref: Referee, record: Record, keep_going: bool) -> Verdi
     for ev in record.events:
         before = "" if keep_going else ref.summary()
         fired, told = len(ref.interp.fired), len(ref.interp.told)
-        violations = ref.judge(ev, keep_going)
+        violations = alternatives.judge(ref, ev, keep_going) if offer else ref.judge(ev, keep_going)
         verdict.happened += _happened(ref, ev.index, fired)
         verdict.judged += 1
         relied |= ref.interp.relied
@@ -619,6 +631,7 @@ def render(verdict: Verdict) -> str:
             if v.numbers:
                 out.append("  the numbers:")
                 out += [f"    {n}" for n in v.numbers]
+            out += alternatives.lines(v)
         if verdict.summary:
             missed = all(v.kind == "expectation" for v in verdict.violations)
             out.append(f"  {'after' if missed else 'before'} that event: {verdict.summary}")
