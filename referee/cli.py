@@ -119,6 +119,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="tell what happened at each event: its consequences, clauses and numbers"
         " (a dispute, a few events from a position, is told unasked)",
     )
+    p.add_argument(
+        "--trace",
+        action="store_true",
+        help="with a refusal, every call the rules evaluated on the way, not only the decisive",
+    )
     _common(p)
     p.set_defaults(run=cmd_check)
 
@@ -255,6 +260,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if len(paths) == 1 and not skipped and not args.records[0].is_dir():
         verdict = check_one(spec, paths[0], choice, args.all, offer=True)  # bad input: exit 2
         verdict.explain = verdict.explain or args.explain
+        verdict.show_trace = args.trace
         _emit(args, verdict.as_json(), render(verdict))
         return EXIT_OK if verdict.legal else EXIT_ILLEGAL
     if not paths:

@@ -39,14 +39,18 @@ def judge(
 
 
 def mutate(record: dict[str, Any], change: Callable[[Events], None]) -> dict[str, Any]:
+    """A changed copy of a record, without the example's expected outcomes (`expect:`),
+    which are the answers to the record as it was."""
     changed = copy.deepcopy(record)
+    for ev in changed["events"]:
+        ev.pop("expect", None)
     change(changed["events"])
     return changed
 
 
 def args(events: Events, number: int) -> dict[str, Any]:
     """The arguments of event ``number`` (1-based, as the referee counts)."""
-    ((_, a),) = events[number - 1].items()
+    ((_, a),) = ((k, x) for k, x in events[number - 1].items() if k != "expect")
     return a  # type: ignore[no-any-return]
 
 

@@ -145,7 +145,7 @@ def test_a_reinforcement_in_week_1_cites_6_2_and_why(
         23, {"reinforce": {"by": "tokugawa", "discard": [], "cards": [], "blocks": []}}
     )
     first = illegal(tmp_path, capsys, rec, 24, "6.2")
-    assert "reinforcement_held(1) = false" in first["message"]
+    assert "reinforcement_held(week: 1) = false" in first["message"]
 
 
 def test_a_winner_recording_a_loss_cites_8_7_1_with_its_numbers(
@@ -155,7 +155,10 @@ def test_a_winner_recording_a_loss_cites_8_7_1_with_its_numbers(
     rec["events"][4:4] = [{"losses": {"by": "ishida", "blocks": ["ukita-3"]}}]
     first = illegal(tmp_path, capsys, rec, 5, "8.7.1/loss-count")
     assert first["message"] == "1 loss(es) taken; 0 are due"
-    assert any(n.startswith("battle_losses(0, false) = 0") for n in first["numbers"])
+    assert any(
+        n.startswith("battle_losses(impact_received: 0, lost_battle: false) = 0")
+        for n in first["numbers"]
+    )
 
 
 def test_a_draw_for_a_lost_disk_gives_the_true_reason(

@@ -241,5 +241,8 @@ def test_trace_names_the_clause_of_each_number(spec: Spec) -> None:
     rules = spec.interpreter(trace)
     assert rules.call("allowance", True, True, False, 5) == 2
     lines = [str(t) for t in trace]
-    assert "size_penalty(5) = 1  (7.3.5)" in lines
-    assert lines[-1] == "allowance(true, true, false, 5) = 2  (7.3.3)"
+    assert "size_penalty(blocks: 5) = 1  (7.3.5)" in lines
+    assert lines[-1] == (
+        "allowance(all_highway: true, leadership: true, force_march: false, largest_group: 5)"
+        " = 2  (7.3.3)"
+    )

@@ -480,12 +480,21 @@ def test_violation_json_carries_the_numbers(
         x["message"]
         == "moved 3 locations; allowance 2 = base 1 + highway 0 + leadership 1 + force march 0 - size 0"
     )
+    # the decisive values first, each under its name; the calls the condition makes
+    assert x["numbers"][:5] == [
+        "distance = 3",
+        "all_highway = false",
+        "leadership = true",
+        "force_march = false",
+        "largest_group = 2",
+    ]
     assert (
-        x["numbers"][0]
-        == "given: distance = 3, all_highway = false, leadership = true, force_march = false, largest_group = 2"
-    )
-    assert "allowance(false, true, false, 2) = 2  (7.3.3)" in x["numbers"]
-    assert "size_penalty(2) = 0  (7.3.5)" in x["numbers"]
+        "allowance(all_highway: false, leadership: true, force_march: false, largest_group: 2)"
+        " = 2  (7.3.3)"
+    ) in x["numbers"]
+    # a call inside allowance: in the full trace only
+    assert "size_penalty(blocks: 2) = 0  (7.3.5)" not in x["numbers"]
+    assert "size_penalty(blocks: 2) = 0  (7.3.5)" in x["trace"]
     assert x["line"] > 0 and x["column"] > 0
 
 
@@ -495,7 +504,8 @@ def test_text_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["check", str(EXAMPLES_DIR / "illegal" / "movement-too-far.yaml")]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].endswith(
-        "movement-too-far.yaml:18:5: event 2 (move) is illegal: 7.3.3/within-allowance (Movement distance)"
+        "movement-too-far.yaml:18:5: event 2 (move) is illegal (as the record expects):"
+        " 7.3.3/within-allowance (Movement distance)"
     )
     assert (
         out[1]
@@ -508,7 +518,10 @@ def test_text_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     # a number an overlay's amendment gave says so
     assert main(["check", str(EXAMPLES_DIR / "illegal" / "sixth-card-without-castles.yaml")]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert "    weekly_card_draw(4, 5) = 5  (6.2 as amended by D-castle-tie)" in out
+    assert (
+        "    weekly_card_draw(own_castles: 4, their_castles: 5) = 5"
+        "  (6.2 as amended by D-castle-tie)"
+    ) in out
 
 
 OUT_AND_BACK = {

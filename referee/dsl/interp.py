@@ -30,15 +30,45 @@ class TraceEntry:
     result: Any
     depth: int
     overlay: str = ""  # the overlay whose amendment was evaluated, if any
+    params: tuple[str, ...] = ()  # the parameters' names, as the spec declares them
 
     def __str__(self) -> str:
-        args = ", ".join(_short(show(a)) for a in self.args)
+        names = self.params if len(self.params) == len(self.args) else ("",) * len(self.args)
+        args = ", ".join(
+            f"{n}: {brief(a)}" if n else brief(a) for n, a in zip(names, self.args, strict=True)
+        )
         source = f"{self.clause} as amended by {self.overlay}" if self.overlay else self.clause
-        return f"{self.name}({args}) = {_short(show(self.result))}  ({source})"
+        return f"{self.name}({args}) = {brief(self.result)}  ({source})"
 
 
-def _short(text: str, limit: int = 48) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def brief(v: Any, limit: int = 60) -> str:
+    """A value shown within about ``limit`` characters, cut only between items: a long
+    list keeps its first items and says how many more there are."""
+    text = show(v)
+    if len(text) <= limit:
+        return text
+    if isinstance(v, dict) and "id" not in v and "name" not in v:
+        parts = [f"{k}: {brief(x, max(limit // 2, 12))}" for k, x in v.items()]
+        return "{" + _fit(parts, limit) + "}"
+    if isinstance(v, (tuple, list, frozenset)):
+        items = [brief(x, max(limit // 2, 12)) for x in v]
+        return "[" + _fit(items, limit) + "]"
+    if isinstance(v, str):
+        cut = v[:limit].rsplit(" ", 1)[0]
+        return cut + " ..."
+    return text
+
+
+def _fit(parts: list[str], limit: int) -> str:
+    out: list[str] = []
+    used = 0
+    for p in parts:
+        if out and used + len(p) + 2 > limit:
+            break
+        out.append(p)
+        used += len(p) + 2
+    rest = len(parts) - len(out)
+    return ", ".join(out) + (f", ... {rest} more" if rest else "")
 
 
 def show(v: Any) -> str:
@@ -92,11 +122,13 @@ class CheckFailed(Exception):
         trace: list[TraceEntry],
         span: Span,
         args: dict[str, Any],
+        decisive: list[TraceEntry] | None = None,
     ) -> None:
         super().__init__(message)
         self.req = req
         self.message = message
-        self.trace = trace
+        self.trace = trace  # every call evaluated on the way
+        self.decisive = trace if decisive is None else decisive  # the condition's own calls
         self.span = span
         self.bound = args
 
@@ -410,7 +442,9 @@ class Interpreter:
             and self._depth <= self.trace_depth
             and not isinstance(d, ast.Extern)
         ):
-            self.trace.append(TraceEntry(d.name, d.clause, args, result, self._depth, d.overlay))
+            self.trace.append(
+                TraceEntry(d.name, d.clause, args, result, self._depth, d.overlay, _param_names(d))
+            )
         return result
 
     def _lookup(self, d: ast.TableDecl, key: Any) -> Any:
@@ -933,19 +967,25 @@ class Interpreter:
         # It fails: evaluate it again, pure as it is, recording the numbers that decide it.
         saved, saved_depth = self.trace, self.trace_depth
         self.trace, self.trace_depth = [], 1_000_000
+        base = self._depth  # the calls the condition makes itself are made from here
         try:
             if st.args is None:
-                for p in req.params:  # how each fact was computed
+                for p in req.params:  # how each fact was computed (its own calls only)
                     self.trace.extend(self.facts.get(p.name, []))
+                facts = len(self.trace)
             else:
+                facts = 0
                 for a in st.args:
                     self.eval(a, env)
             self.eval(req.cond, dict(args))
             trace = _dedupe(self.trace)
+            decisive = _dedupe(
+                self.trace[:facts] + [t for t in self.trace[facts:] if t.depth == base]
+            )
         finally:
             self.trace, self.trace_depth = saved, saved_depth
         _, message = self.holds(req, dict(args))
-        failed = CheckFailed(req, message, trace, st.span, dict(args))
+        failed = CheckFailed(req, message, trace, st.span, dict(args), decisive)
         if self.lenient is None:
             raise failed
         self.lenient.append(failed)
@@ -986,6 +1026,14 @@ _OPS: dict[str, Callable[[Any, Any], Any]] = {
     ">": lambda a, b: a > b,
     ">=": lambda a, b: a >= b,
 }
+
+
+def _param_names(d: ast.Decl) -> tuple[str, ...]:
+    if isinstance(d, ast.Define):
+        return tuple(p.name for p in d.params)
+    if isinstance(d, ast.TableDecl):
+        return (d.param.name,)
+    return ()
 
 
 def _dedupe(trace: list[TraceEntry]) -> list[TraceEntry]:

@@ -139,7 +139,8 @@ def compile_expectations(
         if checker.problems:
             p = checker.problems[0]
             raise _bad(doc, p.span, f"expect: {p.message}", p.hint)
-        expected = plain(convert.convert(value, _type_ref(t), path))
+        # null: nothing (no owner, no side)
+        expected = None if value is None else plain(convert.convert(value, _type_ref(t), path))
         clause, name = _head(sym, e)
         out.append(Expectation(key, path, e, expected, clause, name))
     return out

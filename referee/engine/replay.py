@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.dsl import ast
-from referee.dsl.interp import CheckFailed, StandingLoop, plain, show
+from referee.dsl.interp import CheckFailed, StandingLoop, brief, plain, show
 from referee.dsl.overlays import Choice, in_force
 from referee.engine import alternatives
 from referee.engine.expect import (
@@ -64,6 +64,8 @@ class Violation:
     # for an expectation: its key, the value expected and the value the rules give
     expectation: dict[str, Any] = field(default_factory=dict)
     as_expected: bool = False  # a refusal the record states (``expect: {illegal: ...}``)
+    # every call evaluated on the way to the verdict (``numbers`` holds the decisive ones)
+    trace: list[str] = field(default_factory=list)
     # what the actor could legally have done instead (referee/engine/alternatives.py):
     # {"args", "changing", "left_out", "text"} each; the note says how many were tried
     alternatives: list[dict[str, Any]] = field(default_factory=list)
@@ -93,12 +95,14 @@ class Verdict:
     outcomes: list[dict[str, Any]] = field(default_factory=list)
     # whether a text rendering tells every event's outcome (a dispute does unasked)
     explain: bool = False
+    # whether a text rendering shows every call evaluated, not only the decisive ones
+    show_trace: bool = False
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
         for v in out["violations"]:
             v["cites"] = f"{v['clause']}/{v['label']}" if v["label"] else v["clause"]
-        del out["explain"]
+        del out["explain"], out["show_trace"]
         return out
 
 
@@ -339,9 +343,11 @@ class Referee:
         return [self._failed(ev, err) for err in failed]
 
     def _failed(self, ev: Event, err: CheckFailed) -> Violation:
-        given = ", ".join(f"{k} = {show(v)}" for k, v in err.bound.items())
-        numbers = ([f"given: {given}"] if given else []) + [str(t) for t in err.trace]
-        return self._violation(ev, err.req.clause, err.req.name, err.message, numbers)
+        given = [f"{k} = {brief(v)}" for k, v in err.bound.items()]
+        numbers = given + [str(t) for t in err.decisive]
+        v = self._violation(ev, err.req.clause, err.req.name, err.message, numbers)
+        v.trace = [str(t) for t in err.trace]
+        return v
 
     def _violation(
         self, ev: Event, clause: str, label: str, message: str, numbers: list[str]
@@ -629,8 +635,11 @@ def render(verdict: Verdict) -> str:
             )
             out.append(f"  {v.message}")
             if v.numbers:
-                out.append("  the numbers:")
+                out.append("  the numbers that decide it:")
                 out += [f"    {n}" for n in v.numbers]
+            if verdict.show_trace and v.trace:
+                out.append("  every call evaluated on the way (--trace):")
+                out += [f"    {n}" for n in v.trace]
             out += alternatives.lines(v)
         if verdict.summary:
             missed = all(v.kind == "expectation" for v in verdict.violations)
