@@ -1,0 +1,378 @@
+"""`referee compare` compares outcomes too: the standing rules each event set off, the
+consequences it had and the end of the record; each changed verdict in full; `--only`;
+and `--games N`, random legal games counted by the variants that change them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.cli import main
+from referee.engine.compare import outcomes
+from referee.engine.replay import Verdict
+from tests.referee_helpers import EXAMPLES
+
+ROOT = EXAMPLES.parent
+SPLIT = ROOT / "tests" / "readings" / "r2-standing" / "02-split-order-tokugawa-wins.yaml"
+EDO = ROOT / "tests" / "readings" / "ch2-3-4-9" / "07-empty-muster-claims-edo.yaml"
+TWICE = EXAMPLES / "overlays" / "one-stack-twice.yaml"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str, code: int = 0) -> Any:
+    assert main(["compare", *argv]) == code
+    out = capsys.readouterr().out
+    return json.loads(out) if "--format" in argv else out.splitlines()
+
+
+def errors(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(["compare", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    return captured.err
+
+
+# ------------------------------------------------------------------ one function, per event
+
+
+def test_outcomes_of_a_verdict_by_event() -> None:
+    """The standing rules that fired, and the consequences (`outcomes`, once a verdict has
+    them), as one sorted list per event."""
+    v = Verdict("r.yaml", True, 3, 3, "p", [])
+    v.happened = [
+        {"index": 2, "rule": "7.4.2/overrun", "text": "...", "at": {"l": "Kuwana", "s": "ishida"}},
+        {"index": 0, "rule": "2.1/at-once", "text": "...", "at": {}},
+    ]
+    v.outcomes = [  # type: ignore[attr-defined]
+        {
+            "index": 2,
+            "clause": "8.6",
+            "label": "impact",
+            "text": "Impact totals",
+            "values": {"attacker": 5, "defender": 3, "leads": True, "losses": [1, 2]},
+        },
+        {"index": 3, "clause": "8.10", "label": "", "text": "cards due", "values": {}},
+    ]
+    assert outcomes(v) == {
+        0: ["2.1/at-once"],
+        2: [
+            "7.4.2/overrun (Kuwana, ishida)",
+            "8.6/impact (attacker 5, defender 3, leads true, losses [1, 2])",
+        ],
+        3: ["8.10"],
+    }
+
+
+def test_outcomes_without_the_new_field() -> None:
+    v = Verdict("r.yaml", True, 1, 1, "p", [])
+    assert outcomes(v) == {}
+
+
+# ------------------------------------------------------------------ the same verdict, another outcome
+
+
+def test_the_same_verdicts_another_overrun_and_winner(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without D-walk-into-overrun the force walking in is spared and overruns the other way:
+    every event stays legal, the overrun and the winner change."""
+    c = run(capsys, str(SPLIT), "--format", "json")
+    assert len(c["variants"]) == 38
+    assert c["differences"] == []
+    assert c["outcomes"] == [
+        {
+            "variant": "without D-walk-into-overrun",
+            "overlays": ["D-walk-into-overrun"],
+            "verdict_changed": False,
+            "index": 2,
+            "in_base": ["7.4.2/overrun (Minakuchi, tokugawa)"],
+            "in_variant": ["7.4.2/overrun (Sawayama, ishida)"],
+            "later": 0,
+            "end": {
+                "base": "tokugawa wins at once (2.1) in week 3",
+                "variant": "ishida wins at once (2.1) in week 3",
+            },
+        }
+    ]
+
+
+def test_the_same_verdicts_another_outcome_as_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, str(SPLIT)) == [
+        f"{SPLIT}: 38 variants against printing gmt-later and the default overlays",
+        "  outcomes that differ:",
+        "  without D-walk-into-overrun",
+        "    event 2:",
+        "      7.4.2/overrun (Minakuchi, tokugawa) in base, not in this variant",
+        "      7.4.2/overrun (Sawayama, ishida) in this variant, not in base",
+        "    the end in base:         tokugawa wins at once (2.1) in week 3",
+        "    the end in this variant: ishida wins at once (2.1) in week 3",
+        "  no change under the 37 other variants",
+    ]
+
+
+def test_only_the_score_differs(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without D-capitals Kyoto is not Ishida's from the start: no event changes, the final
+    score does. Without D-onto-through the verdict changes as well, and the end with it."""
+    c = run(capsys, str(EDO), "--only", "D-capitals", "D-onto-through", "--format", "json")
+    base = (
+        "the game is over after week 7; Tokugawa 11 (5 castles, 1 resources),"
+        " Ishida 9 (4 castles, 1 resources): tokugawa wins"
+    )
+    assert [(o["variant"], o["verdict_changed"], o["index"], o["end"]) for o in c["outcomes"]] == [
+        (
+            "without D-capitals",
+            False,
+            None,
+            {
+                "base": base,
+                "variant": "the game is over after week 7; Tokugawa 11 (5 castles, 1 resources),"
+                " Ishida 8 (4 castles, 0 resources): tokugawa wins",
+            },
+        ),
+        (
+            "without D-onto-through",
+            True,
+            None,
+            {
+                "base": base,
+                "variant": "the game is over after week 7; Tokugawa 10 (5 castles, 0 resources),"
+                " Ishida 10 (4 castles, 2 resources): ishida wins",
+            },
+        ),
+    ]
+
+
+# ------------------------------------------------------------------ changed verdicts in full
+
+
+def test_a_changed_verdict_in_full_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    c = run(capsys, str(TWICE), "--only", "E-road-once", "--format", "json")
+    assert c["variants"] == ["printing gmt-2011"]
+    assert c["outcomes"] == []
+    (d,) = c["differences"]
+    assert d["base_violations"] == [
+        {
+            "cites": "7.3.1/segment-once",
+            "title": "Movement in general",
+            "message": "the road Kyoto-Minakuchi was already used 1 time(s) this movement phase",
+            "numbers": [
+                "given: road = {a: Kyoto, b: Minakuchi, highway: Tokaido, source: bga-map},"
+                " earlier_uses = 1"
+            ],
+        }
+    ]
+    assert d["other_violations"] == []
+
+
+def test_a_changed_verdict_in_full_as_text(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, str(TWICE))
+    assert out[2:6] == [
+        "  printing gmt-2011      2  illegal 7.3.1/segment-once            legal",
+        "                            in base: 7.3.1/segment-once: the road Kyoto-Minakuchi was"
+        " already used 1 time(s) this movement phase",
+        "                              given: road = {a: Kyoto, b: Minakuchi, highway: Tokaido,"
+        " source: bga-map}, earlier_uses = 1",
+        "                            (overlays that differ: E-pickup, E-road-once)",
+    ]
+
+
+def test_long_numbers_are_cut_in_the_text_only(capsys: pytest.CaptureFixture[str]) -> None:
+    c = run(capsys, str(EDO), "--only", "D-onto-through", "--format", "json")
+    (d,) = c["differences"]
+    assert [(v["cites"], v["message"], len(v["numbers"])) for v in d["base_violations"]] == [
+        (
+            "2.2/points",
+            "tokugawa is given 10 points; its 5 castles and 1 resource locations make 11",
+            197,
+        ),
+        (
+            "2.2/points",
+            "ishida is given 10 points; its 4 castles and 1 resource locations make 9",
+            197,
+        ),
+        (
+            "2.2/winner",
+            "ishida is named the winner, but tokugawa wins 11 to 9 (Tokugawa first; a tie goes"
+            " to Ishida)",
+            202,
+        ),
+    ]
+    out = run(capsys, str(EDO), "--only", "D-onto-through")
+    assert out[3].endswith(
+        "in base: 2.2/points: tokugawa is given 10 points; its 5 castles and 1 resource locations make 11"
+    )
+    assert out[4].strip() == "given: s = tokugawa, claimed = 10"
+    assert out[12].strip() == "... and 189 more numbers (--format json lists them all)"
+    assert sum("more numbers" in line for line in out) == 3
+
+
+# ------------------------------------------------------------------ --only
+
+
+@pytest.mark.parametrize(
+    ("only", "variants"),
+    [
+        (["D-walk-into-overrun"], ["without D-walk-into-overrun"]),
+        (["gmt-2011"], ["printing gmt-2011"]),
+        (["E-leader-impact"], ["printing devir-2021"]),
+        (
+            ["savarese-2014", "devir-2021"],
+            [
+                "printing devir-2021",
+                "without S-disks",
+                "without S-overrun-draw",
+                "without S-protagonists",
+                "without S-refute-double",
+                "without S-split",
+            ],
+        ),
+    ],
+)
+def test_only_the_variants_named(
+    capsys: pytest.CaptureFixture[str], only: list[str], variants: list[str]
+) -> None:
+    c = run(capsys, str(SPLIT), "--only", *only, "--format", "json")
+    assert c["variants"] == variants
+
+
+def test_only_a_group_of_decisions(capsys: pytest.CaptureFixture[str]) -> None:
+    c = run(capsys, str(SPLIT), "--only", "decisions", "--format", "json")
+    assert len(c["variants"]) == 31 and all(v.startswith("without D-") for v in c["variants"])
+    assert [o["variant"] for o in c["outcomes"]] == ["without D-walk-into-overrun"]
+
+
+def test_only_before_the_record(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--only` takes several ids: a record named after them is the record all the same."""
+    out = run(capsys, "--only", "D-walk-into-overrun", str(SPLIT))
+    assert out[0] == f"{SPLIT}: 1 variant against printing gmt-later and the default overlays"
+    assert out[-1] == "    the end in this variant: ishida wins at once (2.1) in week 3"
+
+
+def test_only_an_unknown_id(capsys: pytest.CaptureFixture[str]) -> None:
+    err = errors(capsys, str(SPLIT), "--only", "D-walk-into-overun")
+    assert err == (
+        "<command line>:0:0: --only: no printing or overlay 'D-walk-into-overun'\n"
+        "  hint: did you mean 'D-walk-into-overrun'?\n"
+    )
+
+
+def test_only_an_unknown_id_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", str(SPLIT), "--only", "savarese", "--format", "json"]) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert out["errors"][0]["message"] == "--only: no printing or overlay 'savarese'"
+    assert out["errors"][0]["hint"] == "did you mean 'savarese-2014'?"
+
+
+def test_only_the_base_printing_makes_no_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    err = errors(capsys, str(SPLIT), "--only", "gmt-later")
+    assert err.startswith(
+        "<command line>:0:0: --only: gmt-later makes no variant: the base printing gmt-later"
+    )
+
+
+# ------------------------------------------------------------------ usage
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "give a RECORD to compare, or --games N to compare N random games"),
+        ([str(SPLIT), "--games", "2"], "give a RECORD or --games N, not both"),
+        ([str(SPLIT), "--seed", "3"], "--seed only goes with --games N"),
+        ([str(SPLIT), "--seed", "3", "--weeks", "1"], "--seed and --weeks only go with --games N"),
+        (["--games", "0"], "--games N needs N >= 1, not 0"),
+        (
+            ["--games", "1", "--weeks", "1", "--until", "week > 2"],
+            "give --until or --weeks, not both",
+        ),
+    ],
+)
+def test_usage_errors(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    assert errors(capsys, *argv) == f"referee compare: {message}\n"
+
+
+def test_a_bad_until(capsys: pytest.CaptureFixture[str]) -> None:
+    err = errors(capsys, "--games", "1", "--until", "wek > 1", "--only", "S-split")
+    assert err == "<--until>:1:1: unknown name 'wek' in --until\n"
+
+
+# ------------------------------------------------------------------ --games
+
+
+GAMES = ("--games", "2", "--weeks", "1", "--only", "D-lc-uses", "D-mori-cost", "S-split")
+
+
+def test_games_counted_by_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    g = run(capsys, *GAMES, "--format", "json")
+    assert (g["games"], g["seeds"], g["until"], g["events"]) == (2, [0, 1], "week > 1", 84)
+    assert g["stopped"] == {"the condition to stop holds": 2}
+    assert g["failed"] == []
+    rows = [
+        (r["variant"], r["verdict_games"], r["verdict_by"], r["outcome_games"], r["outcome_by"])
+        for r in g["variants"]
+    ]
+    assert rows == [
+        ("without D-lc-uses", [0, 1], {"3.3/loyalty-pays": 2}, [], {}),
+        ("without D-mori-cost", [0], {"7.1/stack-limit": 1}, [], {}),
+        ("without S-split", [], {}, [], {}),
+    ]
+    assert [(r["verdict_changes"], r["outcome_changes"]) for r in g["variants"]] == [
+        (2, 0),
+        (1, 0),
+        (0, 0),
+    ]
+
+
+def test_games_as_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, *GAMES) == [
+        "2 random legal game(s) (seeds 0 to 1, until week > 1; 84 events): 3 variants against"
+        " printing gmt-later and the default overlays",
+        "  variant              verdicts  most often (games)    outcomes  most often (games)",
+        "  without D-lc-uses       2/2    3.3/loyalty-pays (2)     0/2",
+        "  without D-mori-cost     1/2    7.1/stack-limit (1)      0/2",
+        "  no change in any game under the 1 other variant",
+    ]
+
+
+def test_games_from_another_seed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The seeds are those `referee play` plays: seed 5 is the game `play --seed 5` prints,
+    whose event 30 pays with a loyalty challenge card."""
+    argv = ("--games", "1", "--seed", "5", "--weeks", "1", "--only", "D-lc-uses")
+    g = run(capsys, *argv, "--format", "json")
+    assert (g["seeds"], g["events"]) == ([5], 42)
+    assert g["variants"][0]["verdict_games"] == [5]
+    assert main(["play", "--seed", "5", "--weeks", "1"]) == 0
+    record = tmp_path / "game.yaml"
+    record.write_text(capsys.readouterr().out)
+    c = run(capsys, str(record), "--only", "D-lc-uses", "--format", "json")
+    assert [(d["index"], d["base"], d["other"], d["later"]) for d in c["differences"]] == [
+        (30, "legal", "illegal 3.3/loyalty-pays", 2)
+    ]
+
+
+def test_a_game_that_fails_is_said_and_the_others_counted(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game the referee fails on (here a stand-in for a bug) is named, with why; the other
+    games are compared all the same; exit 2."""
+    import referee.engine.compare as compare_module
+
+    real_play = compare_module.play
+
+    def play(spec: Any, seed: int, until: str = "") -> Any:
+        if seed == 1:
+            raise ValueError("a stand-in for a bug")
+        return real_play(spec, seed, until)
+
+    monkeypatch.setattr(compare_module, "play", play)
+    assert main(["compare", *GAMES]) == 2
+    assert capsys.readouterr().out.splitlines() == [
+        "2 random legal game(s) (seeds 0 to 1, until week > 1; 43 events): 3 variants against"
+        " printing gmt-later and the default overlays",
+        "  game seed 1 could not be compared: the referee failed on it (ValueError: a stand-in"
+        " for a bug)",
+        "  variant              verdicts  most often (games)    outcomes  most often (games)",
+        "  without D-lc-uses       1/2    3.3/loyalty-pays (1)     0/2",
+        "  without D-mori-cost     1/2    7.1/stack-limit (1)      0/2",
+        "  no change in any game under the 1 other variant",
+    ]
