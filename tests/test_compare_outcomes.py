@@ -350,29 +350,29 @@ def test_games_from_another_seed(capsys: pytest.CaptureFixture[str], tmp_path: P
     ]
 
 
-def test_a_game_that_fails_is_said_and_the_others_counted(
+def test_a_judgement_that_fails_is_said_and_the_others_counted(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A game the referee fails on (here a stand-in for a bug) is named, with why; the other
-    games are compared all the same; exit 2."""
+    """A record the referee fails on (here a stand-in for a bug: game 1 under one variant) is
+    named, with why; every other judgement is counted all the same; exit 2."""
     import referee.engine.compare as compare_module
 
-    real_play = compare_module.play
+    real = compare_module.check_record
 
-    def play(spec: Any, seed: int, until: str = "") -> Any:
-        if seed == 1:
+    def check_record(spec: Any, path: Path, choice: Any, keep_going: bool = False) -> Any:
+        if path.name == "game-0001.yaml" and choice.off == ["D-mori-cost"]:
             raise ValueError("a stand-in for a bug")
-        return real_play(spec, seed, until)
+        return real(spec, path, choice, keep_going)
 
-    monkeypatch.setattr(compare_module, "play", play)
+    monkeypatch.setattr(compare_module, "check_record", check_record)
     assert main(["compare", *GAMES]) == 2
     assert capsys.readouterr().out.splitlines() == [
-        "2 random legal game(s) (seeds 0 to 1, until week > 1; 43 events): 3 variants against"
+        "2 random legal game(s) (seeds 0 to 1, until week > 1; 84 events): 3 variants against"
         " printing gmt-later and the default overlays",
-        "  game seed 1 could not be compared: the referee failed on it (ValueError: a stand-in"
-        " for a bug)",
+        "  game seed 1 could not be judged under without D-mori-cost: the referee failed on it"
+        " (ValueError: a stand-in for a bug)",
         "  variant              verdicts  most often (games)    outcomes  most often (games)",
-        "  without D-lc-uses       1/2    3.3/loyalty-pays (1)     0/2",
+        "  without D-lc-uses       2/2    3.3/loyalty-pays (2)     0/2",
         "  without D-mori-cost     1/2    7.1/stack-limit (1)      0/2",
         "  no change in any game under the 1 other variant",
     ]

@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.dsl.overlays import Choice, base_printing, overlay_groups
 from referee.engine.batch import _tick
-from referee.engine.play import as_yaml, play
+from referee.engine.play import as_yaml, play_many
 from referee.engine.pool import run_guarded
 from referee.engine.replay import Verdict, Violation, check_record
 from referee.errors import RefereeError, Span, fail
@@ -203,37 +203,36 @@ def compare(spec: Spec, path: str | Path, only: list[str] | None = None) -> Comp
     runs = select(spec, only or [])
     base = check_record(spec, path, Choice(), keep_going=True)
     result = Comparison(base.file, f"printing {base.printing}")
-    base_events = _by_event(base)
     for name, choice in runs:
         other = check_record(spec, path, choice, keep_going=True)
         result.variants.append(name)
-        # the overlays that differ, narrowed to those either verdict relied on
-        changed = set(other.overlays) ^ set(base.overlays)
-        changed = (changed & (set(other.relied) | set(base.relied))) or changed
-        other_events = _by_event(other)
-        changes = [
-            (i, base_events.get(i, "legal"), other_events.get(i, "legal"))
-            for i in sorted(set(base_events) | set(other_events))
-            if base_events.get(i, "legal") != other_events.get(i, "legal")
-        ]
-        if changes:
-            i, a, b = changes[0]
-            result.differences.append(
-                Difference(
-                    name,
-                    sorted(changed),
-                    i,
-                    a,
-                    b,
-                    len(changes) - 1,
-                    _violations(base, i),
-                    _violations(other, i),
-                )
-            )
-        d = _outcome_difference(name, sorted(changed), base, other, bool(changes))
-        if d is not None:
-            result.outcomes.append(d)
+        d, o = differ(name, base, other)
+        result.differences += [d] if d is not None else []
+        result.outcomes += [o] if o is not None else []
     return result
+
+
+def differ(
+    name: str, base: Verdict, other: Verdict
+) -> tuple[Difference | None, OutcomeDifference | None]:
+    """What a variant changes in one record: its first changed verdict, its first changed
+    outcome and the end of the record, each None if nothing changes."""
+    # the overlays that differ, narrowed to those either verdict relied on
+    changed = set(other.overlays) ^ set(base.overlays)
+    overlays = sorted((changed & (set(other.relied) | set(base.relied))) or changed)
+    base_events, other_events = _by_event(base), _by_event(other)
+    changes = [
+        (i, base_events.get(i, "legal"), other_events.get(i, "legal"))
+        for i in sorted(set(base_events) | set(other_events))
+        if base_events.get(i, "legal") != other_events.get(i, "legal")
+    ]
+    d = None
+    if changes:
+        i, a, b = changes[0]
+        d = Difference(
+            name, overlays, i, a, b, len(changes) - 1, _violations(base, i), _violations(other, i)
+        )
+    return d, _outcome_difference(name, overlays, base, other, bool(changes))
 
 
 def _variants(n: int, other: bool = False) -> str:
@@ -327,7 +326,7 @@ class GamesComparison:
     events: int = 0
     stopped: dict[str, int] = field(default_factory=dict)  # why the games stopped -> games
     variants: list[VariantCount] = field(default_factory=list)  # most changes first
-    failed: list[dict[str, Any]] = field(default_factory=list)  # {"seed", "why"}
+    failed: list[dict[str, Any]] = field(default_factory=list)  # {"seed", "variant", "why"}
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -338,24 +337,22 @@ class GamesComparison:
         return out
 
 
-_GAMES: tuple[Spec, str, list[str], Path] | None = None
+_JUDGING: tuple[Spec, list[Path], list[Choice]] | None = None
 
 
-def _setup_games(spec: Spec, until: str, only: list[str], folder: Path) -> None:
-    global _GAMES
-    _GAMES = (spec, until, only, folder)
+def _setup_judging(spec: Spec, paths: list[Path], choices: list[Choice]) -> None:
+    global _JUDGING
+    _JUDGING = (spec, paths, choices)
 
 
-def _compare_seed(seed: int) -> tuple[int, str, Comparison] | RefereeError:
-    """Play the game of one seed, write its record, and compare it under every variant."""
-    assert _GAMES is not None
-    spec, until, only, folder = _GAMES
+def _judge(item: tuple[int, int]) -> Verdict | RefereeError:
+    """One game's record under one setting (the base, or a variant)."""
+    assert _JUDGING is not None
+    spec, paths, choices = _JUDGING
+    game, setting = item
     try:
-        game = play(spec, seed, until)
-        path = folder / f"game-{seed:04}.yaml"
-        path.write_text(as_yaml(game.record(spec, seed)))
-        return len(game.events), game.stopped, compare(spec, path, only)
-    except RefereeError as err:  # a bad --until: the same for every game
+        return check_record(spec, paths[game], choices[setting], keep_going=True)
+    except RefereeError as err:
         return err
 
 
@@ -372,47 +369,48 @@ def compare_games(
     only: list[str] | None = None,
     progress: bool = False,
 ) -> GamesComparison:
-    """Play a random legal game for each seed, on every core, and count for each variant
-    the games in which it changes a verdict and those in which it changes an outcome."""
+    """Play a random legal game for each seed, judge each in the base setting and under
+    each variant, on every core, and count for each variant the games in which it changes
+    a verdict and those in which it changes an outcome. Each judgement is one work item,
+    under the time limit for one record; one that fails is said, the rest counted."""
     runs = select(spec, only or [])  # a bad --only said once, before any game is played
     result = GamesComparison(seeds, until, f"printing {base_printing(spec.sym)}")
-    counts = {name: VariantCount(name) for name, _ in runs}
-    total, done = len(seeds), [0]
+    games = play_many(spec, seeds, until)
+    result.events = sum(len(g.events) for g in games)
+    result.stopped = dict(sorted(Counter(g.stopped for g in games).items()))
+    choices = [Choice()] + [choice for _, choice in runs]
+    items = [(g, s) for g in range(len(seeds)) for s in range(len(choices))]
+    total, done = len(items), [0]
 
     def tick() -> None:
         done[0] += 1
-        _tick(None, done[0] - 1, total, progress, "games")
+        _tick(None, done[0] - 1, total, progress, "records judged")
 
     with tempfile.TemporaryDirectory(prefix="referee-compare-") as folder:
+        paths = [Path(folder) / f"game-{seed:04}.yaml" for seed in seeds]
+        for seed, game, path in zip(seeds, games, paths, strict=True):
+            path.write_text(as_yaml(game.record(spec, seed)))
         workers = max(1, min(os.cpu_count() or 1, total))
-        found = run_guarded(
-            _compare_seed,
-            seeds,
-            _setup_games,
-            (spec, until, only or [], Path(folder)),
-            workers,
-            tick,
-        )
-    stopped: Counter[str] = Counter()
-    for seed, (status, value) in zip(seeds, found, strict=True):
-        if isinstance(value, RefereeError):
-            raise value
-        if status != "ok":
-            result.failed.append({"seed": seed, "why": value})
+        found = run_guarded(_judge, items, _setup_judging, (spec, paths, choices), workers, tick)
+    counts = {name: VariantCount(name) for name, _ in runs}
+    for g, seed in enumerate(seeds):
+        verdicts = found[g * len(choices) : (g + 1) * len(choices)]
+        base = _verdict(verdicts[0], seed, "", result.failed)
+        if base is None:
             continue
-        events, why, c = value
-        result.events += events
-        stopped[why] += 1
-        for d in c.differences:
-            row = counts[d.variant]
-            row.verdict_games.append(seed)
-            for cite in _first_cites(d):
-                row.verdict_by[cite] = row.verdict_by.get(cite, 0) + 1
-        for o in c.outcomes:
-            row = counts[o.variant]
-            row.outcome_games.append(seed)
-            row.outcome_by[o.first] = row.outcome_by.get(o.first, 0) + 1
-    result.stopped = dict(sorted(stopped.items()))
+        for (name, _), judged in zip(runs, verdicts[1:], strict=True):
+            other = _verdict(judged, seed, name, result.failed)
+            if other is None:
+                continue
+            d, o = differ(name, base, other)
+            row = counts[name]
+            if d is not None:
+                row.verdict_games.append(seed)
+                for cite in _first_cites(d):
+                    row.verdict_by[cite] = row.verdict_by.get(cite, 0) + 1
+            if o is not None:
+                row.outcome_games.append(seed)
+                row.outcome_by[o.first] = row.outcome_by.get(o.first, 0) + 1
     for row in counts.values():
         row.verdict_by = dict(sorted(row.verdict_by.items(), key=lambda kv: (-kv[1], kv[0])))
         row.outcome_by = dict(sorted(row.outcome_by.items(), key=lambda kv: (-kv[1], kv[0])))
@@ -421,6 +419,18 @@ def compare_games(
         counts.values(), key=lambda r: (-r.weight[0], -r.weight[1], names.index(r.variant))
     )
     return result
+
+
+def _verdict(
+    judged: tuple[str, Any], seed: int, variant: str, failed: list[dict[str, Any]]
+) -> Verdict | None:
+    """A verdict from a work item, or None with why it failed added to ``failed``."""
+    status, value = judged
+    if status == "ok" and isinstance(value, Verdict):
+        return value
+    why = value.render() if isinstance(value, RefereeError) else str(value)
+    failed.append({"seed": seed, "variant": variant or "the base setting", "why": why})
+    return None
 
 
 def _most(by: dict[str, int]) -> str:
@@ -438,7 +448,10 @@ def render_games(g: GamesComparison) -> str:
         f"{n} random legal game(s) ({seeds}, {how}; {g.events} events):"
         f" {_variants(len(g.variants))} against {g.base} and the default overlays"
     ]
-    lines += [f"  game seed {f['seed']} could not be compared: {f['why']}" for f in g.failed]
+    lines += [
+        f"  game seed {f['seed']} could not be judged under {f['variant']}: {f['why']}"
+        for f in g.failed
+    ]
     rows = [r for r in g.variants if r.verdict_games or r.outcome_games]
     if rows:
         width = max(len("variant"), *(len(r.variant) for r in rows))
