@@ -107,19 +107,22 @@ def build_parser() -> argparse.ArgumentParser:
         "compare",
         help="replay a record under every printing and overlay, and show what changes",
         description=(
-            "Replay one record under every other printing, and with each overlay switched"
-            " (a default one off, another on), and show the first event whose verdict changes,"
-            " with the violations in full, and the first event whose outcome changes (the"
-            " standing rules fired, the consequences of each event) and the end of the record."
-            " With --games N, play N random legal games instead and count, for each variant,"
-            " the games whose verdicts and outcomes it changes."
+            "Replay one record under every other printing, and with each overlay switched (one\n"
+            "in force by default off, another on), and show for each variant that changes\n"
+            "something the first event whose verdict changes, with the violations in full, the\n"
+            "first event whose outcome changes (the standing rules it fired, the consequences\n"
+            "it had) and the end of the record (the score).\n\n"
+            "With --games N instead of a RECORD, play N random legal games and count, for each\n"
+            "variant, the games in which it changes a verdict and those in which it changes an\n"
+            "outcome, with the clause or rule involved most often."
         ),
         epilog=(
             "examples:\n"
-            "  referee compare examples/overlays/one-stack-twice.yaml\n"
-            "  referee compare RECORD --only D-walk-into-overrun savarese-2014\n"
-            "  referee compare --games 20 --seed 0 --weeks 2\n"
-            "exit codes: 0 compared (whatever changes), 2 bad input or usage"
+            "  referee compare game.yaml\n"
+            "  referee compare game.yaml --only ID [ID ...] --format json\n"
+            "  referee compare --games 20 --seed 0 --weeks 2\n\n"
+            "exit codes: 0 compared, whatever changes; 2 bad input or usage, or a game that\n"
+            "could not be judged"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -129,8 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         default=[],
         metavar="ID",
-        help="only the variants of these printings or overlays (an overlay file's name, such"
-        " as savarese-2014, stands for every overlay it declares)",
+        help="only the variants of these printings or overlays (the name of an overlay file"
+        " stands for every overlay it declares)",
     )
     p.add_argument(
         "--games",

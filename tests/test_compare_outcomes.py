@@ -376,3 +376,22 @@ def test_a_judgement_that_fails_is_said_and_the_others_counted(
         "  without D-mori-cost     1/2    7.1/stack-limit (1)      0/2",
         "  no change in any game under the 1 other variant",
     ]
+
+
+def test_a_record_that_is_not_there(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    missing = tmp_path / "nosuch.yaml"
+    assert errors(capsys, str(missing), "--only", "S-split") == (
+        f"{missing}:0:0: cannot read file: No such file or directory\n"
+    )
+
+
+def test_help_says_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["compare", "--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert "  referee compare --games 20 --seed 0 --weeks 2\n" in out
+    assert out.endswith(
+        "exit codes: 0 compared, whatever changes; 2 bad input or usage, or a game that\n"
+        "could not be judged\n"
+    )
