@@ -395,3 +395,18 @@ def test_help_says_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
         "exit codes: 0 compared, whatever changes; 2 bad input or usage, or a game that\n"
         "could not be judged\n"
     )
+
+
+def test_games_with_an_unknown_only_play_nothing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import referee.engine.compare as compare_module
+
+    played: list[int] = []
+    monkeypatch.setattr(compare_module, "play_many", lambda *a, **k: played.append(1))
+    err = errors(capsys, "--games", "2", "--only", "decision")
+    assert err == (
+        "<command line>:0:0: --only: no printing or overlay 'decision'\n"
+        "  hint: did you mean 'decisions'?\n"
+    )
+    assert played == []
