@@ -19,7 +19,7 @@ from typing import Any
 from referee import __version__
 from referee.dsl.overlays import Choice, apply, in_force
 from referee.engine.batch import check_many, expand, render_summary, summary
-from referee.engine.compare import compare
+from referee.engine.compare import compare, compare_games, render_games
 from referee.engine.compare import render as render_comparison
 from referee.engine.play import as_yaml, play, play_many
 from referee.engine.position import render as render_position
@@ -158,9 +158,50 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_show)
 
     p = sub.add_parser(
-        "compare", help="replay a record under every printing and overlay, and show what changes"
+        "compare",
+        help="replay a record under every printing and overlay, and show what changes",
+        description=(
+            "Replay one record under every other printing, and with each overlay switched (one\n"
+            "in force by default off, another on), and show for each variant that changes\n"
+            "something the first event whose verdict changes, with the violations in full, the\n"
+            "first event whose outcome changes (the standing rules it fired, the consequences\n"
+            "it had) and the end of the record (the score).\n\n"
+            "With --games N instead of a RECORD, play N random legal games and count, for each\n"
+            "variant, the games in which it changes a verdict and those in which it changes an\n"
+            "outcome, with the clause or rule involved most often."
+        ),
+        epilog=(
+            "examples:\n"
+            "  referee compare game.yaml\n"
+            "  referee compare game.yaml --only ID [ID ...] --format json\n"
+            "  referee compare --games 20 --seed 0 --weeks 2\n\n"
+            "exit codes: 0 compared, whatever changes; 2 bad input or usage, or a game that\n"
+            "could not be judged"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("record", type=Path, metavar="RECORD")
+    p.add_argument("record", type=Path, metavar="RECORD", nargs="?", help="a YAML or JSON record")
+    p.add_argument(
+        "--only",
+        nargs="+",
+        default=[],
+        metavar="ID",
+        help="only the variants of these printings or overlays (the name of an overlay file"
+        " stands for every overlay it declares)",
+    )
+    p.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help="no RECORD: play N random legal games (seeds SEED to SEED+N-1) and compare each",
+    )
+    p.add_argument("--seed", type=int, metavar="S", help="with --games: the first seed (0)")
+    p.add_argument(
+        "--until",
+        metavar="EXPR",
+        help='with --games: stop each game when this holds, e.g. "week > 2"',
+    )
+    p.add_argument("--weeks", type=int, metavar="K", help='with --games: --until "week > K"')
     _common(p)
     p.set_defaults(run=cmd_compare)
 
@@ -291,9 +332,39 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    result = compare(_load(args), args.record)
-    _emit(args, result.as_json(), render_comparison(result))
-    return EXIT_OK
+    problem = ""
+    # `compare --only ID... RECORD`: the record, named like no variant, is not an ID
+    last = args.only[-1].lower() if args.only else ""
+    if args.record is None and args.games is None and last.endswith((".yaml", ".yml", ".json")):
+        args.record = Path(args.only.pop())
+    for_games = [f"--{k}" for k in ("seed", "until", "weeks") if getattr(args, k) is not None]
+    if args.games is None and args.record is None:
+        problem = "give a RECORD to compare, or --games N to compare N random games"
+    elif args.games is not None and args.record is not None:
+        problem = "give a RECORD or --games N, not both"
+    elif args.games is None and for_games:
+        problem = (
+            f"{' and '.join(for_games)} only go{'es' if len(for_games) == 1 else ''} with --games N"
+        )
+    elif args.games is not None and args.games < 1:
+        problem = f"--games N needs N >= 1, not {args.games}"
+    elif args.until is not None and args.weeks is not None:
+        problem = "give --until or --weeks, not both"
+    if problem:
+        print(f"referee compare: {problem}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    spec = _load(args)
+    if args.games is None:
+        result = compare(spec, args.record, args.only)
+        _emit(args, result.as_json(), render_comparison(result))
+        return EXIT_OK
+    until = args.until or (f"week > {args.weeks}" if args.weeks is not None else "")
+    seed = args.seed or 0
+    seeds = list(range(seed, seed + args.games))
+    progress = args.format == "text" and sys.stderr.isatty()
+    games = compare_games(spec, seeds, until, args.only, progress)
+    _emit(args, games.as_json(), render_games(games))
+    return EXIT_BAD_INPUT if games.failed else EXIT_OK
 
 
 def cmd_play(args: argparse.Namespace) -> int:
