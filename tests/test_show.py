@@ -96,7 +96,25 @@ def test_the_end_of_the_record(capsys: pytest.CaptureFixture[str]) -> None:
     assert pos["event"]["index"] == 60 and pos["event"]["position"] == "after"
     assert pos["summary"] == "week 3"
     assert value(pos, "week") == 3
-    assert value(pos, "resource_holder") == {"Kuwana": "tokugawa", "Shirakawa": "ishida"}
+    # the capitals held from the start (D-capitals), and the places claimed since
+    assert value(pos, "resource_holder") == {
+        "Edo": "tokugawa",
+        "Kuwana": "tokugawa",
+        "Kyoto": "ishida",
+        "Shirakawa": "ishida",
+    }
+    # a castle's owner, worked out from the map from the start, is shown for every castle
+    assert value(pos, "castle_owner") == {
+        "Aizu": "ishida",
+        "Anotsu": "tokugawa",
+        "Gifu": "ishida",
+        "Hakone": "tokugawa",
+        "Kanazawa": "tokugawa",
+        "Miyazu": "tokugawa",
+        "Okazaki": "tokugawa",
+        "Osaka": "ishida",
+        "Ueda": "ishida",
+    }
     # the overrun at Kiyosu (event 41) sent a block to the lost
     assert value(pos, "lost") == {"tokugawa": ["fukushima-2"]}
     assert value(pos, "mori_box") == ["mori-3-triangle"] * 3 + ["mori-leader-triangle"]
@@ -106,7 +124,7 @@ def test_the_end_of_the_record(capsys: pytest.CaptureFixture[str]) -> None:
     clauses = [pos["state"][n]["clause"] for n in names]
     assert names[:3] == ["hand", "draw_pile", "discards"] and clauses[:3] == ["3.3"] * 3
     assert len(names) + len(pos["defaults"]) == 47
-    assert "castle_owner" in pos["defaults"] and "impact" in pos["defaults"]
+    assert "impact" in pos["defaults"]
 
 
 def test_keys_in_the_order_the_data_lists_them(capsys: pytest.CaptureFixture[str]) -> None:
@@ -157,7 +175,15 @@ def test_a_position_record_shows_its_position_at_the_first_event(
         "Sawayama": {"tokugawa": given["units_at"]["Sawayama"]["tokugawa"]}
         | {"ishida": given["units_at"]["Sawayama"]["ishida"]}
     }
-    assert set(pos["state"]) == {"hand", "units_at"}
+    assert set(pos["state"]) == {
+        "hand",
+        "units_at",
+        # worked out by the rules for each castle, capital and deck from the start
+        "castle_owner",
+        "disk_standing",
+        "draw_pile",
+        "resource_holder",
+    }
     assert [(f["procedure"], f["step"]) for f in pos["frames"]] == [("combat_phase", "declaring")]
 
 
@@ -225,7 +251,7 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
         "                            kobayakawa-gun]",
     ]
     assert "  first_player (6.4 Turns A and B): tokugawa" in lines
-    assert any(line.startswith("36 state(s) at their starting values:") for line in lines)
+    assert any(line.startswith("33 state(s) at their starting values:") for line in lines)
     assert all(len(line) <= 100 for line in lines)
 
 
@@ -271,7 +297,15 @@ def test_no_events_to_number(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert "hint: leave out --at to see the position it starts from" in err
     pos = show(capsys, str(path))
     assert (pos["event"], pos["at"], pos["after"]) == (None, None, 0)
-    assert set(pos["state"]) == {"hand", "units_at"}
+    assert set(pos["state"]) == {
+        "hand",
+        "units_at",
+        # worked out by the rules for each castle, capital and deck from the start
+        "castle_owner",
+        "disk_standing",
+        "draw_pile",
+        "resource_holder",
+    }
 
 
 def test_at_and_after_together(capsys: pytest.CaptureFixture[str]) -> None:

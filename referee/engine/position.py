@@ -220,6 +220,13 @@ def read_state(ref: Referee) -> tuple[dict[str, dict[str, Any]], list[str]]:
             args = tuple(keys.value(p.type, part) for p, part in zip(d.params, k, strict=True))
             if not _is_default(ref, d, args, value):
                 cells.append((k, args, value))
+        if _worked_out(d):  # a default the rules work out (from the map, say): shown too
+            shown = {c[0] for c in cells}
+            for v in keys.every(d.params[0].type):
+                k = (key_of(v),)
+                value = interp.read_state(d, (v,))
+                if k not in shown and value not in (None, (), frozenset(), 0, False):
+                    cells.append((k, (v,), value))
         if not cells:
             defaults.append(d.name)
             continue
@@ -236,6 +243,14 @@ def read_state(ref: Referee) -> tuple[dict[str, dict[str, Any]], list[str]]:
         entry["value"] = nested
         out[d.name] = entry
     return out, defaults
+
+
+def _worked_out(d: ast.StateDecl) -> bool:
+    """A state of one key whose starting value the rules work out for each key (a castle's
+    owner from the map), rather than one written as a constant: its cells tell the position
+    even before anything changes them."""
+    literal = (ast.IntLit, ast.BoolLit, ast.Nothing, ast.StrLit, ast.ListLit)
+    return len(d.params) == 1 and not isinstance(d.value, literal)
 
 
 def _is_default(ref: Referee, d: ast.StateDecl, args: tuple[Any, ...], value: Any) -> bool:
@@ -268,6 +283,10 @@ class _Keys:
     def value(self, t: ast.TypeRef, key: Any) -> Any:
         found = self._domain(t).get(key)
         return found[1] if found else key
+
+    def every(self, t: ast.TypeRef) -> list[Any]:
+        """Every value of an enum or data type, in the spec's order."""
+        return [v for _, v in sorted(self._domain(t).values(), key=lambda iv: iv[0])]
 
     def rank(self, t: ast.TypeRef, key: Any) -> tuple[int, str]:
         found = self._domain(t).get(key)
@@ -313,12 +332,24 @@ def _text(v: Any) -> str:
 # ------------------------------------------------------------ text
 
 
+LONG_LIST = 12  # items, beyond which repeats next to each other are counted
+
+
 def _wrap(head: str, v: Any) -> list[str]:
     """``head`` then the value; a list wraps between its items, each line under the first
     item, so that no item is ever cut."""
     if not isinstance(v, list) or not v:
         return [head + _text(v)]
     items = [_text(x) for x in v]
+    if len(items) > LONG_LIST:  # a long list with repeats (a deck): each run counted
+        runs: list[list[Any]] = []
+        for item in items:
+            if runs and runs[-1][0] == item:
+                runs[-1][1] += 1
+            else:
+                runs.append([item, 1])
+        if len(runs) < len(items):
+            items = [f"{item} x{n}" if n > 1 else item for item, n in runs]
     lines: list[str] = []
     line = head + "["
     pad = " " * (len(head) + 1)
@@ -413,7 +444,8 @@ def render(pos: Position) -> str:
         f"  printing {pos.printing}; overlays in force: {', '.join(named + counted) or 'none'}"
     )
     out.append("")
-    out.append("state (what differs from its starting value, by clause):")
+    out.append("state (by clause: what differs from its starting value, and for each place what")
+    out.append("the rules work out from the start, such as a castle's owner):")
     for name, entry in pos.state.items():
         out += _state_lines(name, entry)
     if pos.defaults:
