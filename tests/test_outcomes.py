@@ -176,9 +176,10 @@ def test_one_expected_value_changed_is_a_miss_naming_the_clause(
     assert code == 1
     miss = v["violations"][0]
     assert miss["kind"] == "expectation"
-    assert miss["clause"] == "8.2.1"  # where loss_due is declared
+    assert miss["clause"] == "8.7.1"  # the step that computes it (8.2.1 declares it)
     assert miss["message"] == "expected loss_due(ishida) = 3; the rules give 2"
     assert miss["expectation"] == {"key": "loss_due(ishida)", "expected": 3, "found": 2}
+    assert miss["numbers"] == ["loss_due(ishida) = 2: set by 8.7.1"]
 
 
 def test_a_miss_in_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -307,3 +308,39 @@ def test_decisive_numbers_named_and_the_trace_on_request(
     assert "every call evaluated on the way (--trace):" in out
     assert "bonus(applies: true) = 1  (7.3.3)" in out
     assert "size_penalty(blocks: 5) = 1  (7.3.5)" in out
+
+
+def test_a_position_value_a_step_sets_again_is_noted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A position starting in a battle's first step gives an Impact: the step opens the
+    combat and sets it to 0, and the verdict says so (a new user's finding)."""
+    record = {
+        "game": "sekigahara",
+        "position": {
+            "procedure": "battle",
+            "args": {"at": "Gifu", "attacker": "ishida", "defender": "tokugawa"},
+            "state": {
+                "impact": {"ishida": 5},
+                "units_at": {"Gifu": {"tokugawa": ["fukushima-2"], "ishida": ["ukita-2"]}},
+            },
+        },
+        "events": [{"deploy": {"by": "ishida", "blocks": ["ukita-2"], "card": "ukita"}}],
+    }
+    code, v = judge(tmp_path, capsys, record)
+    assert v["notes"][0].startswith(
+        "step deploying of battle sets impact(ishida) again as it begins (8.2.1):"
+        " the position's 5 (line "
+    )
+    assert "is now 0" in v["notes"][0]
+
+
+def test_a_refusal_in_a_position_without_vars_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = example("disputes/kuwana-overrun.yaml")
+    del record["position"]["vars"]
+    del record["events"][0]["expect"]
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 1 and v["violations"][0]["cites"] == "7.1/stack-limit"
+    assert "level = no_movement" in v["notes"][0]

@@ -196,6 +196,7 @@ class SetStmt(Stmt):
     target: Expr
     op: str  # "=" | "+=" | "-="
     value: Expr
+    clause: str = ""  # the clause that sets the value here (filled in by the checker)
 
 
 @dataclass

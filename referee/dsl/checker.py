@@ -55,6 +55,7 @@ class Checker:
         self.sym = Symbols(data_values=data_values)
         self.problems: list[Problem] = []
         self.clause = ""  # the clause being checked, for usage records
+        self.step_clause = ""  # the clause the step being checked names, if any
         self.players: T = ANY  # the type of `by`, the actor of an event
 
     # ------------------------------------------------------------ reporting
@@ -351,6 +352,8 @@ class Checker:
                 self.ref(ast.Ref(s.clause, "", s.span))
             if s.actor is not None:
                 self.expect(s.actor, env, self.players)
+            # what a step that names its clause sets, that clause computes
+            self.step_clause = s.clause
             self.stmts(s.enter, env, d)
             for a in s.allows:
                 if a.propose is not None:
@@ -363,6 +366,7 @@ class Checker:
                 self.stmts(a.effects, local, d)
                 if a.then and a.then not in steps:
                     self.unknown(a.span, f"step of procedure {d.name}", a.then, sorted(steps))
+            self.step_clause = ""
             for cond, then in s.ends:
                 self.expect(cond, env, BOOL)
                 if then and then not in steps:
@@ -426,6 +430,7 @@ class Checker:
         scope = dict(env)
         for st in body:
             if isinstance(st, ast.SetStmt):
+                st.clause = st.clause or self.step_clause or self.clause
                 target = self.expr(st.target, scope)
                 if not self.settable(st.target, scope):
                     self.error(

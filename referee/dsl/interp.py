@@ -49,7 +49,7 @@ def brief(v: Any, limit: int = 60) -> str:
         return text
     if isinstance(v, dict) and "id" not in v and "name" not in v:
         parts = [f"{k}: {brief(x, max(limit // 2, 12))}" for k, x in v.items()]
-        return "{" + _fit(parts, limit) + "}"
+        return "{" + _fit(parts, limit, " fields") + "}"
     if isinstance(v, (tuple, list, frozenset)):
         items = [brief(x, max(limit // 2, 12)) for x in v]
         return "[" + _fit(items, limit) + "]"
@@ -59,7 +59,7 @@ def brief(v: Any, limit: int = 60) -> str:
     return text
 
 
-def _fit(parts: list[str], limit: int) -> str:
+def _fit(parts: list[str], limit: int, what: str = "") -> str:
     out: list[str] = []
     used = 0
     for p in parts:
@@ -68,7 +68,7 @@ def _fit(parts: list[str], limit: int) -> str:
         out.append(p)
         used += len(p) + 2
     rest = len(parts) - len(out)
-    return ", ".join(out) + (f", ... {rest} more" if rest else "")
+    return ", ".join(out) + (f", ... {rest} more{what}" if rest else "")
 
 
 def show(v: Any) -> str:
@@ -230,6 +230,10 @@ class Interpreter:
     _watch: dict[tuple[str, Any], set[int]] = field(default_factory=dict)
     _dirty: set[int] = field(default_factory=set)
     _enforcing: bool = False
+    # the clause of the statement setting a state cell, while it sets it; and, for each cell,
+    # the clause whose statement last set it (what computed its value)
+    setter: str = ""
+    set_by: dict[tuple[str, Any], str] = field(default_factory=dict)
 
     # ------------------------------------------------------------ entry points
     def call(self, name: str, *args: Any) -> Any:
@@ -339,6 +343,7 @@ class Interpreter:
         self.standing_on, self.on_game_over, self.fired, self.told = False, None, [], []
         self.explain = True
         self._watch, self._enforcing = {}, False
+        self.setter, self.set_by = "", {}
         self._dirty = set(range(len(self._instances))) if self._instances is not None else set()
 
     def _written(self, cell: tuple[str, Any]) -> None:
@@ -782,6 +787,8 @@ class Interpreter:
         if self.journal is not None:
             self.journal.append((d.name, k, had, table.get(key), defaulted))
         table[key] = value
+        if self.setter:
+            self.set_by[(d.name, k)] = self.setter
         if self._readers:
             self._written((d.name, k))
         if self._watch:
@@ -829,7 +836,7 @@ class Interpreter:
             d = self.sym.values[st.target.func.id]
             assert isinstance(d, ast.StateDecl)
             value_f, args_f = self.compiled(st.value), self._compile_args(st.target.args)
-            read, write, op = self.read_state, self.write_state, st.op
+            read, write, op, clause = self.read_state, self.write_state, st.op, st.clause
 
             def set_cell(env: dict[str, Any]) -> None:
                 value, key = value_f(env), args_f(env)
@@ -837,7 +844,11 @@ class Interpreter:
                     value = read(d, key) + value
                 elif op == "-=":
                     value = read(d, key) - value
-                write(d, key, value)
+                self.setter = clause
+                try:
+                    write(d, key, value)
+                finally:
+                    self.setter = ""
 
             return set_cell
         if isinstance(st, ast.IfStmt):
@@ -874,7 +885,11 @@ class Interpreter:
             if st.op != "=":
                 current = self.eval(st.target, env)
                 value = current + value if st.op == "+=" else current - value
-            self._assign(st.target, value, env)
+            self.setter = st.clause
+            try:
+                self._assign(st.target, value, env)
+            finally:
+                self.setter = ""
         elif isinstance(st, ast.LetStmt):
             # keep how a fact was computed: a failed check shows it with its own numbers
             saved, saved_depth = self.trace, self.trace_depth

@@ -23,7 +23,7 @@ from typing import Any
 from referee.data.source import Document
 from referee.dsl import ast
 from referee.dsl.checker import Checker, Symbols
-from referee.dsl.interp import Interpreter, key_of, plain, show
+from referee.dsl.interp import Interpreter, args_key, brief, key_of, plain, show
 from referee.dsl.parser import parse_expr
 from referee.dsl.types import BUILTINS, T
 from referee.engine.record import Event
@@ -49,6 +49,7 @@ class Miss:
     found: Any  # the value the rules give, as data (outcomes told, for happened)
     message: str
     numbers: list[str]
+    clause: str = ""  # the clause that computed the value: the statement that last set it
 
 
 def bare_enum_values(sym: Symbols, interp: Interpreter) -> dict[str, tuple[T, Any]]:
@@ -242,15 +243,34 @@ def check_expectations(
         value = plain(interp.eval(x.expr, dict(env)))
         if _same(value, x.expected):
             continue
+        numbers, setter = _numbers(interp, x.expr, env), _set_by(interp, x.expr, env)
+        if setter:
+            numbers.append(f"{x.key} = {brief(value)}: set by {setter}")
         misses.append(
             Miss(
                 x,
                 value,
                 f"expected {x.key} = {show(x.expected)}; the rules give {show(value)}",
-                _numbers(interp, x.expr, env),
+                numbers,
+                setter or x.clause,
             )
         )
     return misses
+
+
+def _set_by(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> str:
+    """For a key that reads one state cell, the clause whose statement last set it."""
+    if isinstance(e, ast.Name):
+        name, args = e.id, ()
+    elif isinstance(e, ast.Call) and isinstance(e.func, ast.Name):
+        name = e.func.id
+        args = tuple(interp.eval(a, dict(env)) for a in e.args)
+    else:
+        return ""
+    d = interp.sym.values.get(name)
+    if not isinstance(d, ast.StateDecl):
+        return ""
+    return interp.set_by.get((name, args_key(args) if d.params else None), "")
 
 
 def _numbers(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> list[str]:

@@ -97,6 +97,8 @@ class Verdict:
     explain: bool = False
     # whether a text rendering shows every call evaluated, not only the decisive ones
     show_trace: bool = False
+    # what a reader of the verdict may have missed (a position's vars left at their start)
+    notes: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -128,6 +130,8 @@ class Referee:
         game = spec.game
         self.players = ast.TypeRef(game.players) if game and game.players else None
         self.actions = self.sym.event_actions()
+        self.defaulted_vars: list[str] = []  # the position's procedure vars it does not give
+        self.notes: list[str] = []  # what the reader of the verdict should know of the start
 
     def release(self) -> None:
         """Done with this record: its interpreter may serve another."""
@@ -209,13 +213,60 @@ class Referee:
                 raise self._bad(path, f"say at which step of {proc.name} this call stands")
             self._vars(self.machine.resume(proc, args, step), caller, path)
         proc, args, step = self._frame_spec(pos, ("position",))
+        given = {
+            (d.name, k): v
+            for d in self.sym.values.values()
+            if isinstance(d, ast.StateDecl) and d.name in (pos.get("state") or {})
+            for k, v in self._cells(d)
+        }
         self.machine._push(proc, args, step)
+        self._kept_as_given(given, proc, step)
         top = self.machine.top
         assert top is not None
         self._vars(top, pos, ("position",))
+        self.defaulted_vars = [v.name for v in proc.vars if v.name not in (pos.get("vars") or {})]
         # the standing rules hold of the position as given, from the start
         self.machine.enforce()
         self.machine.settle()
+
+    def unset_vars_note(self) -> str:
+        """The variables of the procedure a position starts in that it leaves at their
+        starting values, with those values."""
+        frame = self.machine.frames[-1] if self.machine.frames else None
+        if frame is None:
+            return ""
+        values = ", ".join(
+            f"{n} = {brief(frame.vars.get(n))}" for n in self.defaulted_vars if n in frame.vars
+        )
+        return (
+            f"the position gives none of these vars of {frame.proc.name}, which hold their"
+            f" starting values: {values} (position: vars: sets them)"
+        )
+
+    def _cells(self, d: ast.StateDecl) -> list[tuple[Any, Any]]:
+        """A state's cells as they stand: (key, value) pairs (key None for a state of no key)."""
+        if not d.params:
+            return [(None, self.interp.state[d.name])] if d.name in self.interp.state else []
+        return list((self.interp.state.get(d.name) or {}).items())
+
+    def _kept_as_given(
+        self, given: dict[tuple[str, Any], Any], proc: ast.Procedure, step: str
+    ) -> None:
+        """A position's state that the step it starts in sets again on entering it: said in
+        the verdict, with the record's line, so that a value the position gives is never
+        replaced without a word (a step that resets a combat's Impact, say)."""
+        first = step or (proc.steps[0].name if proc.steps else "")
+        for (name, key), value in given.items():
+            table = self.interp.state if key is None else self.interp.state.get(name) or {}
+            now = table.get(name if key is None else key, value)
+            if now != value:
+                line = self.record.doc.span(("position", "state", name)).line
+                cell = name if key is None else f"{name}({', '.join(map(show, key))})"
+                self.notes.append(
+                    f"step {first} of {proc.name} sets {cell} again as it begins ({proc.clause}):"
+                    f" the position's {brief(value)} (line {line}) is now {brief(now)}; to keep"
+                    " it, start the position at a later step"
+                )
 
     def _frame_spec(
         self, spec: dict[str, Any], path: tuple[str | int, ...]
@@ -414,7 +465,7 @@ class Referee:
         for m in misses:
             x = m.expectation
             span = self.record.doc.span(x.path)
-            c = self.sym.clauses.get(x.clause)
+            c = self.sym.clauses.get(m.clause)
             title = c.title if c else ""
             out.append(
                 Violation(
@@ -422,7 +473,7 @@ class Referee:
                     ev.action,
                     span.line,
                     span.column,
-                    x.clause,
+                    m.clause,
                     "",
                     title,
                     m.message,
@@ -547,6 +598,7 @@ def _replay(
     verdict.kinds = {o: spec.sym.overlays[o].kind for o in ref.overlays}
     verdict.happened = _happened(ref, 0, 0)
     verdict.explain = record.position is not None and len(record.events) <= DISPUTE_EVENTS
+    verdict.notes = list(ref.notes)
     if ref.interp.told:
         verdict.outcomes.append(_outcome(ref, None, 0))
     relied: set[str] = set()
@@ -568,6 +620,8 @@ def _replay(
         if violations:
             verdict.legal = False
             verdict.violations += violations
+            if ev.index == 1 and ref.defaulted_vars:
+                verdict.notes.append(ref.unset_vars_note())
             if not keep_going:
                 verdict.relied = sorted(relied)
                 # where the game stood before the illegal event (after one whose outcome
@@ -624,6 +678,7 @@ def render(verdict: Verdict) -> str:
         if len(happenings) > SHOWN_HAPPENINGS:
             more = len(happenings) - SHOWN_HAPPENINGS
             out.append(f"  ... and {more} more (--format json lists them all)")
+        out += [f"  note: {n}" for n in verdict.notes if n]
     else:
         out = []
         for v in verdict.violations:
@@ -646,6 +701,7 @@ def render(verdict: Verdict) -> str:
             out.append(f"  {'after' if missed else 'before'} that event: {verdict.summary}")
         if verdict.explain and any(o["outcome"] for o in verdict.outcomes):
             out += _told(verdict)
+        out += [f"  note: {n}" for n in verdict.notes if n]
     # printings' overlays by name; clarifications and decisions, which are many, counted
     named = [
         o for o in verdict.overlays if verdict.kinds.get(o) not in ("clarification", "decision")
