@@ -61,7 +61,9 @@ READINGS: dict[str, str] = {
     "resolved for the phase, and what joins an attack there (9.3) joins first.",
     "8.7.1": "A winner that records a loss is refused citing 8.7.1, with `battle_losses`.",
     "8.8.2": "Where the enemy came from belongs to the combat: entries are cleared when a combat "
-    "ends, and in a combat a retreat begins the retreating side came from the battle it lost.",
+    "ends; a retreat adds the battle it left to the places its side's blocks still at the "
+    "destination came from (a side with no block left there forgets where they came from), "
+    "so in a combat a retreat begins a force gathered by two retreats may go back by either.",
     "8.8.4": "Only blocks of the retreating force stay; when every one stays nothing moves and "
     "nothing is claimed; otherwise the rest name their destination.",
     "8.8.5": "A combat a retreat begins is declared like any other: the owner's stance (a "
