@@ -1,6 +1,7 @@
 """Read a game record: safe loading, the JSON Schema, then the spec's types.
 
-The schema (spec/schema/record.schema.json) checks the shape every game shares;
+The schema (record.schema.json, beside the game's folder: referee/games/schema/
+for the bundled game) checks the shape every game shares;
 the spec's declared types then check every name an event uses. Both report the
 file, line and column of the bad field.
 """
