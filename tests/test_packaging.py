@@ -183,3 +183,25 @@ def test_a_bad_record_is_a_located_error_from_the_installed_referee(
     run = _referee(installed, elsewhere, "check", "bad.yaml")
     assert run.returncode == 2
     assert run.stderr.startswith("bad.yaml:2:1: malformed YAML or JSON")
+
+
+def test_the_installed_api_works(installed: Path, elsewhere: Path) -> None:
+    shutil.copy(ROOT / "tests" / "api_client" / "typed_client.py", elsewhere)
+    python = installed / ("python.exe" if os.name == "nt" else "python")
+    run = _run(
+        [str(python), "typed_client.py", f"examples/{LEGAL}", f"examples/{ILLEGAL}"], elsewhere
+    )
+    assert (run.returncode, run.stderr) == (1, "")
+    assert f"examples/{LEGAL}: legal" in run.stdout.splitlines()
+    assert "breaks 7.3.3/within-allowance" in run.stdout
+
+
+def test_the_installed_package_is_typed(installed: Path, elsewhere: Path) -> None:
+    """mypy reads the installed package's types only if it carries py.typed."""
+    pytest.importorskip("mypy", reason="mypy comes with the dev extras: pip install -e '.[dev]'")
+    shutil.copy(ROOT / "tests" / "api_client" / "typed_client.py", elsewhere)
+    python = installed / ("python.exe" if os.name == "nt" else "python")
+    cmd = [sys.executable, "-m", "mypy", "--strict", "--python-executable", str(python)]
+    cmd += ["--cache-dir", str(elsewhere / ".mypy_cache"), "typed_client.py"]
+    run = _run(cmd, elsewhere)
+    assert run.returncode == 0, run.stdout + run.stderr
