@@ -1,7 +1,67 @@
 """A game-agnostic rules referee: a rules language, its checker and interpreter.
 
-The game itself (clauses, numbers, components) lives in spec/; nothing in this
-package knows which game it is refereeing.
+The game itself (clauses, numbers, components) is data: the bundled game's spec
+lives in referee/games/, read through importlib.resources; nothing in the code of
+this package knows which game it is refereeing.
+
+From Python (docs/api.md)::
+
+    import referee
+
+    verdict = referee.check("game.yaml")
+    for v in verdict.violations:
+        print(v.cites, v.message)
+
+What this module exports is the API; every other module of the package is internal.
 """
 
 __version__ = "0.1.0"
+
+from referee.api import (  # noqa: E402 - the version first: the modules below read it
+    Comparison,
+    Difference,
+    Explanation,
+    Fired,
+    Game,
+    InputError,
+    Outcome,
+    OutcomeDifference,
+    Position,
+    Problem,
+    RecordError,
+    RecordInput,
+    SpecError,
+    Told,
+    Verdict,
+    Violation,
+    check,
+    compare,
+    explain,
+    load_game,
+    show,
+)
+
+__all__ = [
+    "Comparison",
+    "Difference",
+    "Explanation",
+    "Fired",
+    "Game",
+    "InputError",
+    "Outcome",
+    "OutcomeDifference",
+    "Position",
+    "Problem",
+    "RecordError",
+    "RecordInput",
+    "SpecError",
+    "Told",
+    "Verdict",
+    "Violation",
+    "__version__",
+    "check",
+    "compare",
+    "explain",
+    "load_game",
+    "show",
+]

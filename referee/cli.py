@@ -271,16 +271,18 @@ def cmd_overlays(args: argparse.Namespace) -> int:
     if args.format == "json":
         _emit(args, rows, "")
         return EXIT_OK
-    root = spec.game_dir.parent.parent  # the project: where examples/ and tests/ mention them
-    cases: dict[str, list[str]] = {}
-    for folder in ("examples", "tests"):
-        for f in sorted((root / folder).rglob("*")):
-            if f.suffix in (".yaml", ".py") and f.is_file():
-                text = f.read_text(encoding="utf-8", errors="replace")
-                for r in rows:
-                    if r["id"] in text:
-                        cases.setdefault(r["id"], []).append(str(f.relative_to(root)))
     if args.format == "markdown":
+        # the records and tests that mention each overlay: those of the project the command
+        # is run in (its examples/ and tests/ folders), the bundled spec's when run in a checkout
+        root = Path.cwd()
+        cases: dict[str, list[str]] = {}
+        for folder in ("examples", "tests"):
+            for f in sorted((root / folder).rglob("*")):
+                if f.suffix in (".yaml", ".py") and f.is_file():
+                    text = f.read_text(encoding="utf-8", errors="replace")
+                    for r in rows:
+                        if r["id"] in text:
+                            cases.setdefault(r["id"], []).append(str(f.relative_to(root)))
         print(render_overlays(rows, cases))
     else:
         for r in rows:

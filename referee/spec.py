@@ -2,7 +2,9 @@
 
 A game directory holds .rules files anywhere below it (clauses/, overlays/,
 ...) and its component data in data/. JSON Schemas sit in the schema/
-directory beside the game directory.
+directory beside the game directory. The bundled games are in the package
+(referee/games/<game>/, their schemas in referee/games/schema/: see resources.py);
+any other directory laid out the same way can be given instead.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee import cache
+from referee import cache, resources
 from referee.data.components import Components, data_files, load_components
 from referee.data.limits import read_bytes, read_text
 from referee.data.source import MAX_BYTES
@@ -25,18 +27,40 @@ from referee.dsl.checker import Symbols, check_modules
 from referee.dsl.guards import no_recursion, parse_rules
 from referee.dsl.interp import Interpreter, TraceEntry
 from referee.dsl.overlays import apply
-from referee.dsl.parser import GRAMMAR
 from referee.errors import Problem, RefereeError, Span
 
-SPEC_ROOT = Path(__file__).resolve().parents[1] / "spec"
+SPEC_ROOT = resources.games_root()  # the bundled games, each a folder, and schema/
 MAX_RULES_BYTES = 2 * 1024 * 1024
 MAX_SCHEMA_BYTES = 1024 * 1024
 
 
 def default_game_dir() -> Path:
-    """The game spec shipped beside the engine (the only one in spec/, for now)."""
-    games = sorted(p for p in SPEC_ROOT.iterdir() if p.is_dir() and p.name != "schema")
-    return games[0] if games else SPEC_ROOT
+    """The game spec shipped with the engine (the first bundled game; there is one, for now)."""
+    games = resources.bundled_games()
+    return SPEC_ROOT / games[0] if games else SPEC_ROOT
+
+
+def find_game(name_or_dir: str | Path | None = None) -> Path:
+    """A game's spec directory: the default game (None), a bundled game by its name, or a
+    directory. A name that is neither is a located error naming the bundled games."""
+    if name_or_dir is None:
+        return default_game_dir()
+    games = resources.bundled_games()
+    if isinstance(name_or_dir, str) and name_or_dir in games:
+        return SPEC_ROOT / name_or_dir
+    path = Path(name_or_dir)
+    if path.is_dir():
+        return path
+    known = ", ".join(games) or "none"
+    raise RefereeError(
+        [
+            Problem(
+                Span(str(name_or_dir), 0, 0),
+                "no such spec directory, and no bundled game of that name",
+                f"the bundled games: {known}",
+            )
+        ]
+    )
 
 
 @dataclass
@@ -149,11 +173,9 @@ def _content_key(game_dir: Path, data_dir: Path | None) -> str:
     """A digest of everything a checked spec is made from, the engine's own code included.
     Each file is read under its limit: one over it is reported when the spec is loaded."""
     h = hashlib.sha256()
+    h.update(hashlib.sha256(resources.grammar().read_bytes()).digest())
     engine = Path(__file__).resolve().parent
-    files = [
-        (GRAMMAR, MAX_RULES_BYTES),
-        *((f, MAX_RULES_BYTES) for f in sorted(engine.rglob("*.py"))),
-    ]
+    files = [(f, MAX_RULES_BYTES) for f in sorted(engine.rglob("*.py"))]
     files += [(f, MAX_RULES_BYTES) for f in rules_files(game_dir)]
     files += [(f, MAX_SCHEMA_BYTES) for f in schema_files(game_dir)]
     files += [(f, MAX_BYTES) for f in data_files(game_dir / "data", data_dir)]

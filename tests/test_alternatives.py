@@ -17,7 +17,7 @@ from referee.engine import alternatives
 from tests.referee_helpers import EXAMPLES, ROOT, judge
 
 ILLEGAL = EXAMPLES / "illegal"
-MAP = yaml.safe_load((ROOT / "spec" / "sekigahara" / "data" / "map.yaml").read_text())
+MAP = yaml.safe_load((ROOT / "referee" / "games" / "sekigahara" / "data" / "map.yaml").read_text())
 
 
 def neighbours(place: str) -> list[str]:

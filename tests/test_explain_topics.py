@@ -13,7 +13,7 @@ import yaml
 from referee.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-GAME = ROOT / "spec" / "sekigahara"
+GAME = ROOT / "referee" / "games" / "sekigahara"
 MAP = GAME / "data" / "map.yaml"
 
 

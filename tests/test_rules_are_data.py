@@ -1,5 +1,6 @@
-"""The engine knows nothing of the game: its names are not in referee/, and a number
-changed in spec/ changes what the rules compute, with no Python edited."""
+"""The engine knows nothing of the game: its names are in no Python file of referee/ (the
+bundled spec in referee/games/ is data), and a number changed in the spec changes what the
+rules compute, with no Python edited."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""A game's components: the data files in spec/<game>/data, checked as a set.
+"""A game's components: the data files in <game>/data, checked as a set.
 
-Each file names its schema (``schema: map`` means spec/schema/map.schema.json).
+Each file names its schema (``schema: map`` means map.schema.json in the schema/
+folder beside the game's: referee/games/schema/ for the bundled game).
 Besides the JSON Schema rules, a schema may mark a string with ``x-ref`` to say
 it must name an item of a collection: ``"x-ref": "locations"`` (an item of a
 top-level list called locations, in any of the files, by its ``name`` or

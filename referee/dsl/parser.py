@@ -1,4 +1,4 @@
-"""Text to tree: the Lark grammar in grammar/, and a transformer to ast nodes.
+"""Text to tree: the Lark grammar (referee/grammar/rules.lark), and a transformer to ast nodes.
 
 Syntax errors become located problems; common mistakes get a sentence of their
 own (Lark's ``match_examples``) instead of a list of expected tokens.
@@ -8,23 +8,21 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.tree import Meta
 
+from referee import resources
 from referee.dsl import ast
 from referee.errors import Problem, RefereeError, Span
-
-GRAMMAR = Path(__file__).resolve().parents[2] / "grammar" / "rules.lark"
 
 
 @lru_cache(maxsize=1)
 def lark_parser() -> Lark:
     return Lark(
-        GRAMMAR.read_text(encoding="utf-8"),
+        resources.grammar().read_text(encoding="utf-8"),
         parser="lalr",
         start=["start", "expr"],
         propagate_positions=True,

@@ -17,6 +17,7 @@ from referee.dsl.overlays import Choice, base_printing, overlay_groups
 from referee.engine.batch import _tick
 from referee.engine.play import as_yaml, play_many
 from referee.engine.pool import run_guarded
+from referee.engine.record import Source
 from referee.engine.replay import Verdict, Violation, check_record
 from referee.errors import RefereeError, Span, fail
 from referee.spec import Spec
@@ -203,7 +204,7 @@ def select(spec: Spec, only: list[str]) -> list[tuple[str, Choice]]:
 # ------------------------------------------------------------------ one record
 
 
-def compare(spec: Spec, path: str | Path, only: list[str] | None = None) -> Comparison:
+def compare(spec: Spec, path: Source, only: list[str] | None = None) -> Comparison:
     runs = select(spec, only or [])
     base = check_record(spec, path, Choice(), keep_going=True)
     result = Comparison(base.file, f"printing {base.printing}")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 from referee.budget import TimeUp, time_limit, time_limit_seconds
@@ -19,7 +18,7 @@ from referee.dsl import ast
 from referee.dsl.checker import Symbols
 from referee.dsl.interp import key_of, show
 from referee.dsl.overlays import Choice
-from referee.engine.record import Event
+from referee.engine.record import Event, Source
 from referee.engine.replay import RULES_FAILURES, Referee, Violation, open_referee
 from referee.errors import Problem, RefereeError, Span, fail
 from referee.spec import Spec
@@ -56,7 +55,7 @@ class Position:
 
 
 def show_position(
-    spec: Spec, path: str | Path, choice: Choice, at: int | None = None, after: int | None = None
+    spec: Spec, path: Source, choice: Choice, at: int | None = None, after: int | None = None
 ) -> Position:
     """The position before event ``at``, after event ``after``, or (neither given) at the
     end of the record; before the first illegal event on the way, if one is."""
@@ -70,9 +69,7 @@ def show_position(
         ) from None
 
 
-def _show(
-    spec: Spec, path: str | Path, choice: Choice, at: int | None, after: int | None
-) -> Position:
+def _show(spec: Spec, path: Source, choice: Choice, at: int | None, after: int | None) -> Position:
     ref = open_referee(spec, path, choice)
     try:
         events = ref.record.events

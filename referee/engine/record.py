@@ -1,6 +1,7 @@
 """Read a game record: safe loading, the JSON Schema, then the spec's types.
 
-The schema (spec/schema/record.schema.json) checks the shape every game shares;
+The schema (record.schema.json, beside the game's folder: referee/games/schema/
+for the bundled game) checks the shape every game shares;
 the spec's declared types then check every name an event uses. Both report the
 file, line and column of the bad field.
 """
@@ -12,11 +13,43 @@ from pathlib import Path
 from typing import Any
 
 from referee.data.schema import validate
-from referee.data.source import Document, load_document
-from referee.errors import Problem, RefereeError
+from referee.data.source import Document, load_document, parse_document
+from referee.errors import Problem, RefereeError, Span
 
 RECORD_SCHEMA = "record.schema.json"
 MAX_RECORD_BYTES = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class RecordText:
+    """A record given as text rather than as a file, under a name for every message about it
+    (``<string>``): read as a file holding that text would be, under the same limit."""
+
+    text: str
+    name: str = "<string>"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def document(self) -> Document:
+        try:
+            size = len(self.text.encode("utf-8"))
+        except UnicodeEncodeError as err:
+            before = self.text[: err.start]
+            line, column = before.count("\n") + 1, err.start - (before.rfind("\n") + 1) + 1
+            where = Span(self.name, line, column)
+            raise RefereeError(
+                [Problem(where, f"not UTF-8 text (a lone surrogate at offset {err.start})")]
+            ) from None
+        if size > MAX_RECORD_BYTES:
+            where = Span(self.name, 1, 1)
+            message = f"record is over the limit of {MAX_RECORD_BYTES:,} bytes"
+            raise RefereeError([Problem(where, message)])
+        return parse_document(self.text, self.name)
+
+
+# A record: a file's path, or its text
+Source = str | Path | RecordText
 
 
 @dataclass
@@ -39,8 +72,11 @@ class Record:
     events: list[Event] = field(default_factory=list)
 
 
-def load_record(path: str | Path, schema_dir: Path) -> Record:
-    doc = load_document(path, MAX_RECORD_BYTES, "record")
+def load_record(source: Source, schema_dir: Path) -> Record:
+    if isinstance(source, RecordText):
+        doc = source.document()
+    else:
+        doc = load_document(source, MAX_RECORD_BYTES, "record")
     if doc.data is None:
         raise RefereeError([Problem(doc.span(()), "the record is empty")], {doc.file: doc.text})
     validate(doc, schema_dir / RECORD_SCHEMA)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 from referee.budget import TimeUp, time_limit, time_limit_seconds
@@ -27,7 +26,7 @@ from referee.engine.expect import (
     refused,
 )
 from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
-from referee.engine.record import Event, Record, load_record
+from referee.engine.record import Event, Record, Source, load_record
 from referee.engine.values import Converter
 from referee.errors import Problem, RefereeError, Span, fail
 from referee.spec import Spec
@@ -497,7 +496,7 @@ class Referee:
 
 
 def check_one(
-    spec: Spec, path: str | Path, choice: Choice, keep_going: bool = False, offer: bool = False
+    spec: Spec, path: Source, choice: Choice, keep_going: bool = False, offer: bool = False
 ) -> Verdict:
     """``check_record`` under the time limit for one record (REFEREE_TIME_LIMIT)."""
     limit = time_limit_seconds()
@@ -511,7 +510,7 @@ def check_one(
 
 
 def check_record(
-    spec: Spec, path: str | Path, choice: Choice, keep_going: bool = False, offer: bool = False
+    spec: Spec, path: Source, choice: Choice, keep_going: bool = False, offer: bool = False
 ) -> Verdict:
     """Replay a record; stop at the first illegal event unless ``keep_going``. With
     ``offer``, a refused event comes with what its actor could have done instead."""
@@ -522,7 +521,7 @@ def check_record(
         ref.release()
 
 
-def open_referee(spec: Spec, path: str | Path, choice: Choice) -> Referee:
+def open_referee(spec: Spec, path: Source, choice: Choice) -> Referee:
     """Read a record and make its Referee, with the record's printing and overlays and
     ``choice`` on top; the caller releases it."""
     record = load_record(path, spec.game_dir.parent / "schema")

@@ -1,0 +1,1 @@
+"""The rules language: its parser, checker, overlays and interpreter."""
