@@ -24,6 +24,7 @@ from referee.engine.compare import render as render_comparison
 from referee.engine.play import as_yaml, play, play_many
 from referee.engine.position import render as render_position
 from referee.engine.position import show_position
+from referee.engine.record import is_stdin
 from referee.engine.replay import check_one, render
 from referee.errors import Problem, RefereeError, Span
 from referee.explain import (
@@ -298,7 +299,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     spec = _load(args)
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
     paths, skipped = expand(list(args.records))
-    if len(paths) == 1 and not skipped and not args.records[0].is_dir():
+    first = args.records[0]
+    if len(paths) == 1 and not skipped and (is_stdin(first) or not first.is_dir()):
         verdict = check_one(spec, paths[0], choice, args.all, offer=True)  # bad input: exit 2
         verdict.explain = verdict.explain or args.explain
         verdict.show_trace = args.trace
@@ -335,7 +337,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     problem = ""
     # `compare --only ID... RECORD`: the record, named like no variant, is not an ID
     last = args.only[-1].lower() if args.only else ""
-    if args.record is None and args.games is None and last.endswith((".yaml", ".yml", ".json")):
+    named = last.endswith((".yaml", ".yml", ".json")) or is_stdin(last)
+    if args.record is None and args.games is None and named:
         args.record = Path(args.only.pop())
     for_games = [f"--{k}" for k in ("seed", "until", "weeks") if getattr(args, k) is not None]
     if args.games is None and args.record is None:

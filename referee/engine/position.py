@@ -19,7 +19,7 @@ from referee.dsl import ast
 from referee.dsl.checker import Symbols
 from referee.dsl.interp import key_of, show
 from referee.dsl.overlays import Choice
-from referee.engine.record import Event
+from referee.engine.record import Event, record_name
 from referee.engine.replay import RULES_FAILURES, Referee, Violation, open_referee
 from referee.errors import Problem, RefereeError, Span, fail
 from referee.spec import Spec
@@ -66,7 +66,8 @@ def show_position(
             return _show(spec, path, choice, at, after)
     except TimeUp:
         raise fail(
-            Span(str(path), 0, 0), f"stopped: replaying took longer than the limit of {limit:g} s"
+            Span(record_name(path), 0, 0),
+            f"stopped: replaying took longer than the limit of {limit:g} s",
         ) from None
 
 
