@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 from collections import Counter
@@ -17,7 +18,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from referee import __version__
+from referee import __version__, cache
 from referee.dsl.overlays import Choice, apply, in_force
 from referee.engine.batch import check_many, expand, render_summary, summary
 from referee.engine.compare import compare, compare_games, render_games
@@ -705,6 +706,12 @@ def _files_read(spec: Spec) -> list[str]:
         held = doc.data if isinstance(doc.data, dict) else {}
         lists = [f"{len(v)} {k}" for k, v in held.items() if isinstance(v, list)]
         lines.append(f"  {_relative(doc.file)}: {', '.join(lists) or 'no collection'}")
+    folder = cache.cache_dir()
+    if os.environ.get("REFEREE_NO_CACHE") or cache.max_entries() == 0 or folder is None:
+        lines.append("disk cache: off")
+    else:
+        kept = len(cache.entries(folder)) if folder.is_dir() else 0
+        lines.append(f"disk cache: {folder}: {kept} of at most {cache.max_entries()} entries")
     return [shown(line, 10 * MAX_SHOWN) for line in lines]
 
 
