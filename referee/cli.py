@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import textwrap
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from referee import __version__
+from referee import __version__, cache
 from referee.dsl.overlays import Choice, apply, in_force
 from referee.engine.batch import check_many, expand, render_summary, summary
 from referee.engine.compare import compare, compare_games, render_games
@@ -24,6 +26,7 @@ from referee.engine.compare import render as render_comparison
 from referee.engine.play import as_yaml, play, play_many
 from referee.engine.position import render as render_position
 from referee.engine.position import show_position
+from referee.engine.record import is_stdin
 from referee.engine.replay import check_one, render
 from referee.errors import Problem, RefereeError, Span
 from referee.explain import (
@@ -34,6 +37,8 @@ from referee.explain import (
     render_table,
 )
 from referee.spec import Spec, load_spec
+from referee.style import paint, wanted
+from referee.text import MAX_SHOWN, shown
 from referee.topics import explain_topic, render_topic
 from referee.verify.prover import prove
 
@@ -62,30 +67,117 @@ def _common(p: argparse.ArgumentParser, formats: tuple[str, ...] = ("text", "jso
     p.add_argument("--format", choices=formats, default="text", help="output format")
 
 
+def _habits(p: argparse.ArgumentParser, top: bool = False) -> None:
+    """-q, -v and --color, given before the command or after it: on the top parser with
+    their defaults, on each command's without (so that one given before is not undone)."""
+    kept: dict[str, Any] = {} if top else {"default": argparse.SUPPRESS}
+    g = p.add_argument_group("output")
+    g.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print nothing but errors: the exit code tells",
+        **kept,
+    )
+    g.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="more detail in the text (each command's description says what)",
+        **kept,
+    )
+    g.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        help="colour verdict words and clause ids: auto (the default) only on a terminal"
+        " and without NO_COLOR set; never in JSON",
+        **({"default": "auto"} if top else kept),
+    )
+
+
+def _command(
+    sub: Any, name: str, summary: str, description: str, examples: list[str], exits: list[str]
+) -> argparse.ArgumentParser:
+    """A command's parser, its help giving a description, examples and the exit codes."""
+    epilog = "examples:\n" + "".join(f"  {e}\n" for e in examples)
+    epilog += "\nexit codes:\n"
+    for x in exits:
+        epilog += textwrap.fill(x, 84, initial_indent="  ", subsequent_indent="     ") + "\n"
+    p: argparse.ArgumentParser = sub.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _habits(p)
+    return p
+
+
+_SPEC_BAD = "2  bad input or usage: a spec or data file that does not load, a bad option"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="referee",
         description="A rules referee: every verdict cites the rule it rests on.",
+        epilog="-q, -v and --color go before or after the command. `referee COMMAND --help`\n"
+        "describes each command, with examples and its exit codes:\n"
+        "  0  clean: legal, checked, shown\n"
+        "  1  an illegal play found (check, show), a property that fails (prove)\n"
+        "  2  bad input or usage; the message names the file, line and column",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"referee {__version__}")
+    _habits(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    p = sub.add_parser("clauses", help="list every clause of the rulebook")
+    p = _command(
+        sub,
+        "clauses",
+        "list every clause of the rulebook",
+        "List every clause of the rulebook in its order: number, kind (normative or\n"
+        "informative), number of declarations, title. -v adds each clause's summary and the\n"
+        "file and line that declare it.",
+        ["referee clauses", "referee clauses --format json", "referee clauses -v"],
+        ["0  listed", _SPEC_BAD],
+    )
     _common(p, formats=("text", "json", "markdown"))
     p.set_defaults(run=cmd_clauses)
 
-    p = sub.add_parser("overlays", help="list the printings, clarifications and decisions")
+    p = _command(
+        sub,
+        "overlays",
+        "list the printings, clarifications and decisions",
+        "List the printings, clarifications and decisions: id, kind, when each is in force,\n"
+        "title. -v adds each one's source and date, the clauses it amends and how, and the\n"
+        "declarations that embody it.",
+        ["referee overlays", "referee overlays --format markdown > docs/rulings.md"],
+        ["0  listed", _SPEC_BAD],
+    )
     _common(p, formats=("text", "json", "markdown"))
     p.set_defaults(run=cmd_overlays)
 
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "explain",
-        help="explain a clause, label, name, overlay, printing or data entry",
-        description="Explain one topic. Tried in this order, the first that matches is shown "
-        "and the others are named: a clause number (7.3.1) or label (7.3.1/no-pickup); a "
-        "declared name; an overlay id; a printing id; an overlay file's name; the name or id "
-        "of an entry of the game's data. KIND:TOPIC picks one kind: clause, name, overlay, "
-        "printing, file or data.",
+        "explain a clause, label, name, overlay, printing or data entry",
+        "Explain one topic. Tried in this order, the first that matches is shown and the\n"
+        "others are named: a clause number (7.3.1) or label (7.3.1/no-pickup); a declared\n"
+        "name; an overlay id; a printing id; an overlay file's name; the name or id of an\n"
+        "entry of the game's data. KIND:TOPIC picks one kind: clause, name, overlay,\n"
+        "printing, file or data. -v explains in full every other match too.",
+        [
+            "referee explain 7.3.5",
+            "referee explain 7.3.1/no-pickup",
+            "referee explain size_penalty --format json",
+            "referee explain file:decisions",
+        ],
+        [
+            "0  explained",
+            "2  bad input or usage: a topic that names nothing (close names are suggested),"
+            " a spec that does not load",
+        ],
     )
     p.add_argument(
         "topic",
@@ -95,13 +187,36 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.set_defaults(run=cmd_explain)
 
-    p = sub.add_parser("check", help="replay game records and judge every event")
+    p = _command(
+        sub,
+        "check",
+        "replay game records and judge every event",
+        "Replay game records and judge every event against the rules: a legal record's\n"
+        "verdict says where the game stands and what the standing rules did on the way; an\n"
+        "illegal event is reported at its file, line and column with the clause and condition\n"
+        "it breaks, the numbers that decide it and what its actor could have done instead.\n"
+        "Folders are searched for .yaml, .yml and .json records, judged on every core, with a\n"
+        "summary. - reads a record from standard input. -v is --explain and --trace, and\n"
+        "shows every record's verdict in a batch.",
+        [
+            "referee check examples/weeks-1-2.yaml",
+            "referee check examples/illegal/ --format json",
+            "git show HEAD:game.yaml | referee check -",
+            "referee -q check game.yaml && echo legal",
+        ],
+        [
+            "0  every record is legal to its end",
+            "1  an illegal event, or an outcome the record expected otherwise",
+            "2  bad input or usage: a record that does not read, breaks the schema or names"
+            " what the game does not know",
+        ],
+    )
     p.add_argument(
         "records",
         nargs="+",
         type=Path,
         metavar="RECORD",
-        help="YAML or JSON records, or directories",
+        help="YAML or JSON records, or directories; - for standard input",
     )
     p.add_argument("--printing", default="", help="the rulebook printing (default: the base one)")
     p.add_argument(
@@ -127,21 +242,29 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.set_defaults(run=cmd_check)
 
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "show",
-        help="show the position at an event of a record",
-        description="Replay a record as `referee check` does and show where it stands: the\n"
+        "show the position at an event of a record",
+        "Replay a record as `referee check` does and show where it stands: the\n"
         "event, the spec's summary, the procedures running (outermost first) and every\n"
         "state that differs from its starting value, by clause. Without --at or --after,\n"
-        "the position at the end of the record, or before its first illegal event.",
-        epilog="example:\n  referee show examples/weeks-1-2.yaml --at 28\n\n"
-        "exit codes:\n"
-        "  0  the position is shown\n"
-        "  1  an illegal event came first: the position before it is shown, with its clause\n"
-        "  2  bad input or usage (an event number the record does not have, say)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "the position at the end of the record, or before its first illegal event.\n"
+        "- reads the record from standard input. -v writes long lists item by item\n"
+        "instead of counting repeats.",
+        [
+            "referee show examples/weeks-1-2.yaml --at 28",
+            "referee show - --after 3 < game.yaml",
+        ],
+        [
+            "0  the position is shown",
+            "1  an illegal event came first: the position before it is shown, with its clause",
+            "2  bad input or usage (an event number the record does not have, say)",
+        ],
     )
-    p.add_argument("record", type=Path, metavar="RECORD", help="a YAML or JSON record")
+    p.add_argument(
+        "record", type=Path, metavar="RECORD", help="a YAML or JSON record; - for standard input"
+    )
     when = p.add_mutually_exclusive_group()
     when.add_argument(
         "--at", type=int, metavar="N", help="the position before event N (1 is the first)"
@@ -157,30 +280,38 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.set_defaults(run=cmd_show)
 
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "compare",
-        help="replay a record under every printing and overlay, and show what changes",
-        description=(
-            "Replay one record under every other printing, and with each overlay switched (one\n"
-            "in force by default off, another on), and show for each variant that changes\n"
-            "something the first event whose verdict changes, with the violations in full, the\n"
-            "first event whose outcome changes (the standing rules it fired, the consequences\n"
-            "it had) and the end of the record (the score).\n\n"
-            "With --games N instead of a RECORD, play N random legal games and count, for each\n"
-            "variant, the games in which it changes a verdict and those in which it changes an\n"
-            "outcome, with the clause or rule involved most often."
-        ),
-        epilog=(
-            "examples:\n"
-            "  referee compare game.yaml\n"
-            "  referee compare game.yaml --only ID [ID ...] --format json\n"
-            "  referee compare --games 20 --seed 0 --weeks 2\n\n"
-            "exit codes: 0 compared, whatever changes; 2 bad input or usage, or a game that\n"
-            "could not be judged"
-        ),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "replay a record under every printing and overlay, and show what changes",
+        "Replay one record under every other printing, and with each overlay switched (one\n"
+        "in force by default off, another on), and show for each variant that changes\n"
+        "something the first event whose verdict changes, with the violations in full, the\n"
+        "first event whose outcome changes (the standing rules it fired, the consequences\n"
+        "it had) and the end of the record (the score). - reads the record from standard\n"
+        "input.\n\n"
+        "With --games N instead of a RECORD, play N random legal games and count, for each\n"
+        "variant, the games in which it changes a verdict and those in which it changes an\n"
+        "outcome, with the clause or rule involved most often.\n\n"
+        "-v shows every number of a violation, names the variants that change nothing and,\n"
+        "with --games, the seeds of the games each variant changes.",
+        [
+            "referee compare game.yaml",
+            "referee compare game.yaml --only ID [ID ...] --format json",
+            "referee compare --games 20 --seed 0 --weeks 2",
+        ],
+        [
+            "0  compared, whatever changes",
+            "2  bad input or usage, or a game that could not be judged",
+        ],
     )
-    p.add_argument("record", type=Path, metavar="RECORD", nargs="?", help="a YAML or JSON record")
+    p.add_argument(
+        "record",
+        type=Path,
+        metavar="RECORD",
+        nargs="?",
+        help="a YAML or JSON record; - for standard input",
+    )
     p.add_argument(
         "--only",
         nargs="+",
@@ -205,7 +336,26 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.set_defaults(run=cmd_compare)
 
-    p = sub.add_parser("play", help="play a random legal game and print its record")
+    p = _command(
+        sub,
+        "play",
+        "play a random legal game and print its record",
+        "Play a random legal game, the rules proposing and judging every event, and print\n"
+        "its record (YAML, or JSON); the same seed gives the same game. With --games N\n"
+        "--out DIR, play N seeds on every core and write a record each. -v says on standard\n"
+        "error how many events were played and why the game stopped, and with --out names\n"
+        "each file written.",
+        [
+            "referee play --seed 7 --weeks 2 > game.yaml",
+            "referee play --games 200 --out games/",
+            "referee play --seed 3 | referee check -",
+        ],
+        [
+            "0  played (to the end, to the --until condition, or as far as proposals go)",
+            "2  bad input or usage: an --until that is no condition, an --out folder that"
+            " cannot be written",
+        ],
+    )
     p.add_argument("--seed", type=int, default=0, help="the random seed: one seed, one game")
     p.add_argument(
         "--until", default="", metavar="EXPR", help='stop when this holds, e.g. "week > 2"'
@@ -222,7 +372,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=cmd_play)
 
-    p = sub.add_parser("prove", help="prove the spec's properties with z3")
+    p = _command(
+        sub,
+        "prove",
+        "prove the spec's properties with z3",
+        "Prove each property the spec declares, with z3, from the same definitions the\n"
+        "referee evaluates: proved, failed with a counterexample and the clauses involved,\n"
+        "or skipped with the reason. -v adds the clauses each proof rests on.",
+        ["referee prove", "referee prove --all-overlays", "referee prove --printing gmt-2011"],
+        [
+            "0  no property fails",
+            "1  a property fails: its counterexample is shown",
+            _SPEC_BAD,
+        ],
+    )
     p.add_argument("--printing", default="", help="the rulebook printing (default: the base one)")
     p.add_argument("--overlay", action="append", default=[], metavar="ID", help="switch on")
     p.add_argument("--no-overlay", action="append", default=[], metavar="ID", help="switch off")
@@ -235,8 +398,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_prove)
 
     p = sub.add_parser("spec", help="work on the spec itself")
+    _habits(p)
     spec_sub = p.add_subparsers(dest="spec_command", metavar="ACTION", parser_class=_Parser)
-    c = spec_sub.add_parser("check", help="parse and check every clause, overlay and data file")
+    c = _command(
+        spec_sub,
+        "check",
+        "parse and check every clause, overlay and data file",
+        "Parse every .rules file of the game and check names, clause references, labels,\n"
+        "types and overlay targets; load and validate the component files. Every problem is\n"
+        "reported at once, each at its file, line and column. -v lists every file read, with\n"
+        "what it holds, and the disk cache.",
+        ["referee spec check", "referee spec check --spec my-game/ --data my-data/"],
+        ["0  the spec and its data check", "2  problems found (each located), or usage"],
+    )
     _common(c)
     c.set_defaults(run=cmd_spec_check)
     return parser
@@ -246,22 +420,39 @@ def _load(args: argparse.Namespace) -> Spec:
     return load_spec(args.spec, args.data)
 
 
+def _plain(args: argparse.Namespace, text: str) -> None:
+    """Output as it is (data, markdown): nothing with -q."""
+    if not args.quiet:
+        print(text)
+
+
+def _say(args: argparse.Namespace, text: str) -> None:
+    """Text for people: nothing with -q; coloured on a terminal (--color)."""
+    if not args.quiet:
+        print(paint(text) if wanted(args.color, sys.stdout) else text)
+
+
 def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
     if args.format == "json":
         # every character past ASCII as an escape: nothing from the input reaches the
         # terminal raw (controls, bidi marks, line separators, lone surrogates)
-        print(json.dumps(data, indent=2, ensure_ascii=True, sort_keys=False))
+        _plain(args, json.dumps(data, indent=2, ensure_ascii=True, sort_keys=False))
     else:
-        print(text)
+        _say(args, text)
+
+
+def _progress(args: argparse.Namespace) -> bool:
+    """A progress bar on standard error: on a terminal, for text, and not with -q."""
+    return getattr(args, "format", "text") == "text" and not args.quiet and sys.stderr.isatty()
 
 
 def cmd_clauses(args: argparse.Namespace) -> int:
     spec = _load(args)
     rows = clauses_table(spec)
     if args.format == "markdown":
-        print(render_markdown(spec, rows))
+        _plain(args, render_markdown(spec, rows))
     else:
-        _emit(args, rows, render_table(rows))
+        _emit(args, rows, render_table(rows, args.verbose))
     return EXIT_OK
 
 
@@ -271,55 +462,81 @@ def cmd_overlays(args: argparse.Namespace) -> int:
     if args.format == "json":
         _emit(args, rows, "")
         return EXIT_OK
+    # the records and tests that mention each overlay: those of the project the command is
+    # run in (its examples/ and tests/ folders), the bundled spec's when run in a checkout
+    root = Path.cwd()
+    cases: dict[str, list[str]] = {}
+    for folder in ("examples", "tests"):
+        for f in sorted((root / folder).rglob("*")):
+            if f.suffix in (".yaml", ".py") and f.is_file():
+                text = f.read_text(encoding="utf-8", errors="replace")
+                for r in rows:
+                    if r["id"] in text:
+                        cases.setdefault(r["id"], []).append(str(f.relative_to(root)))
     if args.format == "markdown":
-        # the records and tests that mention each overlay: those of the project the command
-        # is run in (its examples/ and tests/ folders), the bundled spec's when run in a checkout
-        root = Path.cwd()
-        cases: dict[str, list[str]] = {}
-        for folder in ("examples", "tests"):
-            for f in sorted((root / folder).rglob("*")):
-                if f.suffix in (".yaml", ".py") and f.is_file():
-                    text = f.read_text(encoding="utf-8", errors="replace")
-                    for r in rows:
-                        if r["id"] in text:
-                            cases.setdefault(r["id"], []).append(str(f.relative_to(root)))
-        print(render_overlays(rows, cases))
-    else:
-        for r in rows:
-            print(f"{r['id']:<24} {r['kind']:<14} in force {r['in_force']:<28} {r['title']}")
+        _plain(args, render_overlays(rows, cases))
+        return EXIT_OK
+    lines = []
+    for r in rows:
+        lines.append(f"{r['id']:<24} {r['kind']:<14} in force {r['in_force']:<28} {r['title']}")
+        if args.verbose:
+            lines.append(f"    source: {r['source']} ({r['date']})")
+            if r["changes"]:
+                lines.append(f"    amends {', '.join(r['amends'])}: " + "; ".join(r["changes"]))
+            if r["embodied_by"]:
+                lines.append(f"    embodied by: {', '.join(r['embodied_by'])}")
+            if cases.get(r["id"]):
+                lines.append(f"    cases: {', '.join(cases[r['id']])}")
+    _say(args, "\n".join(shown(line, 10 * MAX_SHOWN) for line in lines))
     return EXIT_OK
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    x = explain_topic(_load(args), args.topic)
-    _emit(args, x, render_topic(x))
+    spec = _load(args)
+    x = explain_topic(spec, args.topic)
+    text = render_topic(x)
+    if args.verbose:  # every other thing the topic names, in full
+        others = [render_topic(explain_topic(spec, a["ask"])) for a in x.get("also", [])]
+        text = "\n\n".join([text, *others])
+    _emit(args, x, text)
     return EXIT_OK
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     spec = _load(args)
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
+    explain, trace = args.explain or args.verbose, args.trace or args.verbose
     paths, skipped = expand(list(args.records))
-    if len(paths) == 1 and not skipped and not args.records[0].is_dir():
+    first = args.records[0]
+    if len(paths) == 1 and not skipped and (is_stdin(first) or not first.is_dir()):
         verdict = check_one(spec, paths[0], choice, args.all, offer=True)  # bad input: exit 2
-        verdict.explain = verdict.explain or args.explain
-        verdict.show_trace = args.trace
+        verdict.explain = verdict.explain or explain
+        verdict.show_trace = trace
         _emit(args, verdict.as_json(), render(verdict))
         return EXIT_OK if verdict.legal else EXIT_ILLEGAL
     if not paths:
-        for s in skipped:
-            print(s.text(), file=sys.stderr)
+        if not args.quiet:
+            for s in skipped:
+                print(s.text(), file=sys.stderr)
         raise RefereeError([Problem(Span(str(args.records[0]), 0, 0), "no records here")])
-    progress = args.format == "text" and len(paths) >= 20 and sys.stderr.isatty()
+    progress = _progress(args) and len(paths) >= 20
     results = check_many(spec, paths, choice, args.all, progress, offer=True)
     total = summary(results, skipped)
     if args.format == "json":
         records = [r.as_json() for r in results]
         passed = [{"file": s.path, "reason": s.reason} for s in skipped]
-        print(json.dumps({"records": records, "skipped": passed, "summary": total}, indent=2))
+        _plain(
+            args,
+            json.dumps({"records": records, "skipped": passed, "summary": total}, indent=2),
+        )
     else:
-        shown = [r.text() for r in results if r.status != "legal" or len(results) <= 20]
-        print("\n".join([*shown, *(s.text() for s in skipped), render_summary(total)]))
+        for r in results:
+            if r.verdict is not None:
+                r.verdict.explain = r.verdict.explain or explain
+                r.verdict.show_trace = trace
+        every = len(results) <= 20 or args.verbose
+        shown_ = [r.text() for r in results if r.status != "legal" or every]
+        _say(args, "\n".join([*shown_, *(s.text() for s in skipped), render_summary(total)]))
     if any(r.status == "bad input" for r in results):
         return EXIT_BAD_INPUT
     return EXIT_OK if all(r.status == "legal" for r in results) else EXIT_ILLEGAL
@@ -329,7 +546,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     spec = _load(args)
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
     pos = show_position(spec, args.record, choice, args.at, args.after)
-    _emit(args, pos.as_json(), render_position(pos))
+    _emit(args, pos.as_json(), render_position(pos, runs=not args.verbose))
     return EXIT_ILLEGAL if pos.illegal else EXIT_OK
 
 
@@ -337,7 +554,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     problem = ""
     # `compare --only ID... RECORD`: the record, named like no variant, is not an ID
     last = args.only[-1].lower() if args.only else ""
-    if args.record is None and args.games is None and last.endswith((".yaml", ".yml", ".json")):
+    named = last.endswith((".yaml", ".yml", ".json")) or is_stdin(last)
+    if args.record is None and args.games is None and named:
         args.record = Path(args.only.pop())
     for_games = [f"--{k}" for k in ("seed", "until", "weeks") if getattr(args, k) is not None]
     if args.games is None and args.record is None:
@@ -358,14 +576,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     spec = _load(args)
     if args.games is None:
         result = compare(spec, args.record, args.only)
-        _emit(args, result.as_json(), render_comparison(result))
+        _emit(args, result.as_json(), render_comparison(result, args.verbose))
         return EXIT_OK
     until = args.until or (f"week > {args.weeks}" if args.weeks is not None else "")
     seed = args.seed or 0
     seeds = list(range(seed, seed + args.games))
-    progress = args.format == "text" and sys.stderr.isatty()
-    games = compare_games(spec, seeds, until, args.only, progress)
-    _emit(args, games.as_json(), render_games(games))
+    games = compare_games(spec, seeds, until, args.only, _progress(args))
+    _emit(args, games.as_json(), render_games(games, args.verbose))
     return EXIT_BAD_INPUT if games.failed else EXIT_OK
 
 
@@ -379,8 +596,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         )
         return EXIT_BAD_INPUT
     if args.out is None:
-        record = play(spec, args.seed, until).record(spec, args.seed)
-        print(_as_text(record, args.format), end="")
+        game = play(spec, args.seed, until)
+        if not args.quiet:
+            print(_as_text(game.record(spec, args.seed), args.format), end="")
+        if args.verbose:  # the record is the output: the rest goes beside it
+            print(
+                f"seed {args.seed}: {len(game.events)} events; stopped: {game.stopped}",
+                file=sys.stderr,
+            )
         return EXIT_OK
     try:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -388,15 +611,19 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"referee play: cannot write to {args.out}: {err.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT
     seeds = list(range(args.seed, args.seed + args.games))
-    games = play_many(spec, seeds, until, progress=sys.stderr.isatty() and len(seeds) > 1)
+    games = play_many(spec, seeds, until, progress=_progress(args) and len(seeds) > 1)
+    lines = []
     for seed, game in zip(seeds, games, strict=True):
         path = args.out / f"game-{seed:04}.{args.format}"
         path.write_text(_as_text(game.record(spec, seed), args.format))
+        if args.verbose:
+            lines.append(f"{path}: {len(game.events)} events; stopped: {game.stopped}")
     stopped = Counter(g.stopped for g in games)
-    print(
+    lines.append(
         f"{len(games)} game(s), {sum(len(g.events) for g in games)} events, written to"
         f" {args.out}: " + "; ".join(f"{n} {why}" for why, n in sorted(stopped.items()))
     )
+    _say(args, "\n".join(shown(line, 10 * MAX_SHOWN) for line in lines))
     return EXIT_OK
 
 
@@ -424,7 +651,10 @@ def cmd_prove(args: argparse.Namespace) -> int:
         failed = failed or any(o.status == "failed" for o in outcomes)
         head = title or f"printing {printing}"
         lines.append(f"{head}; overlays in force: {len(overlays)}")
-        lines += ["  " + o.line() for o in outcomes]
+        for o in outcomes:
+            lines.append("  " + o.line())
+            if args.verbose and o.clauses and o.status != "failed":
+                lines.append(f"      rests on clauses: {', '.join(o.clauses)}")
         report.append({"run": head, "properties": [asdict(o) for o in outcomes]})
     _emit(args, report if len(report) > 1 else report[0], "\n".join(lines))
     return EXIT_ILLEGAL if failed else EXIT_OK
@@ -452,8 +682,39 @@ def cmd_spec_check(args: argparse.Namespace) -> int:
         f"spec OK: {data['files']} files, {data['clauses']} clauses ({decls}), "
         f"{data['overlays']} overlays\ncomponents OK: {comps}"
     )
+    if args.verbose:
+        text += "\n" + "\n".join(_files_read(spec))
     _emit(args, data, text)
     return EXIT_OK
+
+
+def _relative(file: str) -> str:
+    try:
+        return str(Path(file).relative_to(Path.cwd()))
+    except ValueError:
+        return file
+
+
+def _files_read(spec: Spec) -> list[str]:
+    """Every file a spec was made from, with what it holds."""
+    lines = ["files read:"]
+    for m in spec.modules:
+        what = [f"{len(m.clauses)} clauses"] if m.clauses else []
+        what += [f"{len(m.overlays)} overlays"] if m.overlays else []
+        what += [f"{len(m.games)} game"] if m.games else []
+        what += [f"{len(m.printings)} printings"] if m.printings else []
+        lines.append(f"  {m.file}: {', '.join(what) or 'nothing declared'}")
+    for doc in spec.components.documents.values():
+        held = doc.data if isinstance(doc.data, dict) else {}
+        lists = [f"{len(v)} {k}" for k, v in held.items() if isinstance(v, list)]
+        lines.append(f"  {_relative(doc.file)}: {', '.join(lists) or 'no collection'}")
+    folder = cache.cache_dir()
+    if os.environ.get("REFEREE_NO_CACHE") or cache.max_entries() == 0 or folder is None:
+        lines.append("disk cache: off")
+    else:
+        kept = len(cache.entries(folder)) if folder.is_dir() else 0
+        lines.append(f"disk cache: {folder}: {kept} of at most {cache.max_entries()} entries")
+    return [shown(line, 10 * MAX_SHOWN) for line in lines]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -462,6 +723,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     run: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
     if run is None:
         parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.quiet and args.verbose:
+        parser.print_usage(sys.stderr)
+        print(
+            "referee: error: give -q (nothing but errors) or -v (more), not both", file=sys.stderr
+        )
         return EXIT_BAD_INPUT
     try:
         return run(args)

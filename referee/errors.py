@@ -75,6 +75,8 @@ def source_line(span: Span, sources: dict[str, str] | None = None) -> str | None
     if span.line < 1:
         return None
     text = (sources or {}).get(span.file)
+    if text is None and span.file.startswith("<") and span.file.endswith(">"):
+        return None  # <stdin>, <command line>: no file of that name is read in their place
     if text is None:
         from referee.data.limits import read_bytes  # which itself reports errors
 

@@ -11,6 +11,7 @@ from typing import Any
 from referee.dsl import ast
 from referee.errors import RefereeError, Span, fail
 from referee.spec import Spec, clause_key
+from referee.text import escape
 
 
 def signature(d: ast.Decl) -> str:
@@ -60,13 +61,18 @@ def clauses_table(spec: Spec) -> list[dict[str, Any]]:
     return [clause_row(spec, c) for c in spec.clauses()]
 
 
-def render_table(rows: list[dict[str, Any]]) -> str:
+def render_table(rows: list[dict[str, Any]], verbose: bool = False) -> str:
+    """The clauses, a line each; ``verbose``: each one's summary and where it is declared."""
     head = f"{'clause':<8} {'kind':<11} {'decls':>5}  title"
     out = [head, "-" * len(head)]
     for r in rows:
         out.append(f"{r['number']:<8} {r['kind']:<11} {len(r['declarations']):>5}  {r['title']}")
+        if verbose:
+            out.append(f"{'':<8} {r['file']}:{r['line']}")
+            summary = textwrap.wrap(r["summary"], 88 - 9)
+            out += [f"{'':<8} {line}" for line in summary]
     out.append(f"{len(rows)} clauses")
-    return "\n".join(out)
+    return "\n".join(escape(line) for line in out)
 
 
 def render_markdown(spec: Spec, rows: list[dict[str, Any]]) -> str:

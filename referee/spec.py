@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import os
 import pickle
 import textwrap
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from referee import cache, resources
 from referee.data.components import Components, data_files, load_components
@@ -169,21 +170,82 @@ def load_spec(game_dir: Path | None = None, data_dir: Path | None = None) -> Spe
     return _CACHE[key]
 
 
-def _content_key(game_dir: Path, data_dir: Path | None) -> str:
-    """A digest of everything a checked spec is made from, the engine's own code included.
-    Each file is read under its limit: one over it is reported when the spec is loaded."""
-    h = hashlib.sha256()
-    h.update(hashlib.sha256(resources.grammar().read_bytes()).digest())
+def _inputs(game_dir: Path, data_dir: Path | None) -> list[tuple[str, Path, int]]:
+    """Every file a checked spec is made from, the engine's own code included: a name that
+    says what it is without saying where it is, its path, and its size limit."""
     engine = Path(__file__).resolve().parent
-    files = [(f, MAX_RULES_BYTES) for f in sorted(engine.rglob("*.py"))]
-    files += [(f, MAX_RULES_BYTES) for f in rules_files(game_dir)]
-    files += [(f, MAX_SCHEMA_BYTES) for f in schema_files(game_dir)]
-    files += [(f, MAX_BYTES) for f in data_files(game_dir / "data", data_dir)]
-    for f, limit in files:
-        h.update(str(f).encode() + b"\0")
+    schemas = game_dir.parent / "schema"
+    files = [
+        (f"engine/{f.relative_to(engine).as_posix()}", f, MAX_RULES_BYTES)
+        for f in sorted(engine.rglob("*.py"))
+    ]
+    files += [
+        (f"rules/{f.relative_to(game_dir).as_posix()}", f, MAX_RULES_BYTES)
+        for f in rules_files(game_dir)
+    ]
+    files += [
+        (f"schema/{f.relative_to(schemas).as_posix()}", f, MAX_SCHEMA_BYTES)
+        for f in schema_files(game_dir)
+    ]
+    files += [(f"data/{f.name}", f, MAX_BYTES) for f in data_files(game_dir / "data", data_dir)]
+    return files
+
+
+def _content_key(game_dir: Path, data_dir: Path | None) -> str:
+    """A digest of everything a checked spec is made from, and of nothing else: not where the
+    files are, nor the working directory (the names spans give files are put right when an
+    entry is read: see ``_places``). Each file is read under its limit: one over it is
+    reported when the spec is loaded."""
+    h = hashlib.sha256()
+    h.update(b"grammar\0" + hashlib.sha256(resources.grammar().read_bytes()).digest())
+    for name, f, limit in _inputs(game_dir, data_dir):
+        h.update(name.encode("utf-8", "surrogateescape") + b"\0")
         h.update(hashlib.sha256(read_bytes(f, limit)).digest())
-    h.update(str(Path.cwd()).encode())  # spans name files relative to it
     return h.hexdigest()[:32]
+
+
+def _places(game_dir: Path, data_dir: Path | None) -> list[str]:
+    """The names a spec's spans give its files here and now: the .rules files as
+    ``_display`` names them (relative to the working directory), the data files by the path
+    they were read by. Two specs of one content list their files in the same order."""
+    names = [_display(f) for f in rules_files(game_dir)]
+    return names + [str(f) for f in data_files(game_dir / "data", data_dir)]
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles a spec with the names of its files, and its folder, left as places to fill:
+    an entry serves every copy of the same files, from any working directory."""
+
+    def __init__(self, file: io.BytesIO, places: list[str], game_dir: Path) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.places = {name: i for i, name in enumerate(places)}
+        self.game_dir = game_dir
+
+    def persistent_id(self, obj: object) -> object:
+        if type(obj) is str:
+            i = self.places.get(obj)
+            return None if i is None else ("file", i)
+        if isinstance(obj, PurePath) and obj == self.game_dir:
+            return ("game_dir",)
+        return None
+
+
+class _Unpickler(pickle.Unpickler):
+    """Fills the places ``_Pickler`` left with the names the files have here and now."""
+
+    def __init__(self, file: io.BytesIO, places: list[str], game_dir: Path) -> None:
+        super().__init__(file)
+        self.places = places
+        self.game_dir = game_dir
+
+    def persistent_load(self, pid: object) -> object:
+        if pid == ("game_dir",):
+            return self.game_dir
+        if isinstance(pid, tuple) and len(pid) == 2 and pid[0] == "file":
+            i = pid[1]
+            if isinstance(i, int) and 0 <= i < len(self.places):
+                return self.places[i]
+        raise pickle.UnpicklingError("an entry that names a file this spec does not have")
 
 
 def _from_disk(game_dir: Path, data_dir: Path | None) -> Spec:
@@ -192,23 +254,27 @@ def _from_disk(game_dir: Path, data_dir: Path | None) -> Spec:
     The cache (referee/cache.py, docs/cache.md) is a private folder whose entries are signed
     with a key only this user can read: a payload is unpickled only once its signature shows
     this user's referee wrote it, for exactly these input files."""
-    if os.environ.get("REFEREE_NO_CACHE"):
+    if os.environ.get("REFEREE_NO_CACHE") or cache.max_entries() == 0:
         return _load(game_dir, data_dir)
     try:
-        name = f"spec-{_content_key(game_dir, data_dir)}.signed"
+        name = f"spec-{_content_key(game_dir, data_dir)}{cache.ENTRY_SUFFIX}"
+        places = _places(game_dir, data_dir)
     except (OSError, RefereeError):
         return _load(game_dir, data_dir)  # which says what is wrong with the files
     payload = cache.load(name)
     if payload is not None:
         try:
-            cached = pickle.loads(payload)  # signed by this user's referee: see above
+            # signed by this user's referee: see above
+            cached = _Unpickler(io.BytesIO(payload), places, game_dir).load()
             if isinstance(cached, Spec):
                 return cached
         except Exception:  # noqa: BLE001 - an entry of another version is rebuilt
             pass
     spec = _load(game_dir, data_dir)
     with contextlib.suppress(pickle.PicklingError, RecursionError):  # else no cache: loaded again
-        cache.store(name, pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL))
+        out = io.BytesIO()
+        _Pickler(out, places, game_dir).dump(spec)
+        cache.store(name, out.getvalue())
     return spec
 
 

@@ -424,8 +424,9 @@ def test_help_says_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "  referee compare --games 20 --seed 0 --weeks 2\n" in out
     assert out.endswith(
-        "exit codes: 0 compared, whatever changes; 2 bad input or usage, or a game that\n"
-        "could not be judged\n"
+        "exit codes:\n"
+        "  0  compared, whatever changes\n"
+        "  2  bad input or usage, or a game that could not be judged\n"
     )
 
 

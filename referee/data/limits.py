@@ -3,12 +3,14 @@
 Every file the referee reads (a record, a component file, a .rules file, a schema) goes
 through ``read_bytes``: it must be a regular file, it is never read past its limit, and a
 FIFO, a device, a folder or a link that goes round in a loop is refused with a message
-instead of hanging the referee or filling its memory.
+instead of hanging the referee or filling its memory. A record may also come from standard
+input (``-``), read by ``read_stdin`` under the same limit.
 """
 
 from __future__ import annotations
 
 import os
+import select
 import stat
 from pathlib import Path
 
@@ -16,6 +18,8 @@ from referee.errors import Problem, RefereeError, Span
 from referee.text import escape
 
 MAX_DIGITS = 100  # digits of an integer written in a record, a data file or a .rules file
+STDIN = "-"  # a record's path that means standard input
+STDIN_NAME = "<stdin>"  # how errors and verdicts name it
 _CHUNK = 1 << 20
 
 _KINDS = (
@@ -32,8 +36,15 @@ def kind_of(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "a file")
 
 
-def _refuse(file: str, message: str, line: int = 0) -> RefereeError:
-    return RefereeError([Problem(Span(file, line, line), message)])
+def _refuse(file: str, message: str, line: int = 0, hint: str = "") -> RefereeError:
+    return RefereeError([Problem(Span(file, line, line), message, hint)])
+
+
+def _stdin_hint(what: str, mode: int) -> str:
+    """For a record given as a pipe's or a terminal's path (/dev/stdin, say): what to do."""
+    if what == "record" and (stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
+        return f"to read a record from standard input, give {STDIN} instead of a path"
+    return ""
 
 
 def read_bytes(path: str | Path, limit: int, what: str = "file") -> bytes:
@@ -48,7 +59,8 @@ def read_bytes(path: str | Path, limit: int, what: str = "file") -> bytes:
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):
-            raise _refuse(file, not_regular.format(kind_of(st.st_mode)))
+            hint = _stdin_hint(what, st.st_mode)
+            raise _refuse(file, not_regular.format(kind_of(st.st_mode)), hint=hint)
         if st.st_size > limit:
             raise _refuse(file, f"{what} is {st.st_size:,} bytes; the limit is {limit:,}", 1)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -56,7 +68,9 @@ def read_bytes(path: str | Path, limit: int, what: str = "file") -> bytes:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
                 raise _refuse(
-                    file, f"{kind_of(st.st_mode)}, not a regular file: a {what} must be one"
+                    file,
+                    f"{kind_of(st.st_mode)}, not a regular file: a {what} must be one",
+                    hint=_stdin_hint(what, st.st_mode),
                 )
             data = read_fd(fd, limit)
         finally:
@@ -82,15 +96,54 @@ def read_fd(fd: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def read_stdin(limit: int, what: str = "file") -> bytes:
+    """At most ``limit`` bytes of standard input, whatever it is (a pipe, a terminal, a
+    file redirected): no more than ``limit + 1`` bytes are ever read from it, and anything
+    longer is refused as a file is. Errors name it ``<stdin>``."""
+    try:
+        st = os.fstat(0)
+        if stat.S_ISDIR(st.st_mode):
+            raise _refuse(STDIN_NAME, f"standard input is a folder: a {what} must be a file")
+        if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+            raise _refuse(STDIN_NAME, f"{what} is {st.st_size:,} bytes; the limit is {limit:,}", 1)
+        data = _read_waiting(0, limit)
+    except OSError as err:
+        raise _refuse(STDIN_NAME, f"cannot read standard input: {err.strerror or err}") from None
+    if len(data) > limit:
+        raise _refuse(STDIN_NAME, f"{what} is over the limit of {limit:,} bytes", 1)
+    return data
+
+
+def _read_waiting(fd: int, limit: int) -> bytes:
+    """``read_fd`` on a descriptor that may have been left non-blocking: it waits for data."""
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        try:
+            chunk = os.read(fd, min(_CHUNK, limit + 1 - size))
+        except BlockingIOError:
+            select.select([fd], [], [])
+            continue
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 def read_text(path: str | Path, limit: int, what: str = "file") -> str:
     """A regular file of at most ``limit`` bytes, as UTF-8 text; anything else refused."""
-    raw = read_bytes(path, limit, what)
+    return decode(read_bytes(path, limit, what), escape(str(path)))
+
+
+def decode(raw: bytes, file: str) -> str:
+    """Bytes read from ``file`` as UTF-8 text; a bad byte is a located error."""
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:
         line = raw.count(b"\n", 0, err.start) + 1
         column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
-        span = Span(escape(str(path)), line, column)
+        span = Span(file, line, column)
         raise RefereeError(
             [Problem(span, f"not UTF-8 text (bad byte at offset {err.start})")]
         ) from None

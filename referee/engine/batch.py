@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from referee.data.walk import Skipped, walk
 from referee.dsl.overlays import Choice
 from referee.engine.pool import run_guarded
+from referee.engine.record import is_stdin, keep_stdin, read_stdin_once, record_name
 from referee.engine.replay import Verdict, check_record, render
 from referee.errors import RefereeError, Span, fail
 from referee.spec import Spec
@@ -55,16 +56,17 @@ class Result:
 
 def expand(paths: list[Path]) -> tuple[list[Path], list[Skipped]]:
     """Files as given; folders become the records below them, in order, with what was
-    passed over and why (not a regular file, a link that leads nowhere or out of the folder,
-    a folder that cannot be read or is too deep). Links are not followed out of the folder
-    given. A file named twice (a folder and a folder inside it, say) is judged once."""
+        passed over and why (not a regular file, a link that leads nowhere or out of the folder,
+        a folder that cannot be read or is too deep). Links are not followed out of the folder
+        given. A file named twice (a folder and a folder inside it, say) is judged once. ``-`` is
+    standard input, whatever the working directory holds."""
     out: list[Path] = []
     skipped: list[Skipped] = []
     seen: set[str] = set()
     for p in paths:
-        found = walk(p, SUFFIXES, skipped) if p.is_dir() else [p]
+        found = walk(p, SUFFIXES, skipped) if p.is_dir() and not is_stdin(p) else [p]
         for f in found:
-            key = os.path.realpath(f)
+            key = "-" if is_stdin(f) else os.path.realpath(f)
             if key not in seen:
                 seen.add(key)
                 out.append(f)
@@ -74,18 +76,26 @@ def expand(paths: list[Path]) -> tuple[list[Path], list[Skipped]]:
 _WORKER: tuple[Spec, Choice, bool, bool] | None = None
 
 
-def _init(spec: Spec, choice: Choice, keep_going: bool, offer: bool = False) -> None:
+def _init(
+    spec: Spec,
+    choice: Choice,
+    keep_going: bool,
+    offer: bool = False,
+    stdin: str | RefereeError | None = None,
+) -> None:
     global _WORKER
     _WORKER = (spec, choice, keep_going, offer)
+    keep_stdin(stdin)  # standard input as the batch read it: a worker's own is not the record
 
 
 def _one(path: Path) -> Result:
     assert _WORKER is not None
     spec, choice, keep_going, offer = _WORKER
     try:
-        return Result(str(path), verdict=check_record(spec, path, choice, keep_going, offer))
+        verdict = check_record(spec, path, choice, keep_going, offer)
+        return Result(record_name(path), verdict=verdict)
     except RefereeError as err:
-        return Result(str(path), error=err)
+        return Result(record_name(path), error=err)
 
 
 def check_many(
@@ -98,7 +108,9 @@ def check_many(
 ) -> list[Result]:
     """Judge every record, in processes of their own (one per core); results in the given
     order. A record that crashes, hangs or poisons its process is reported as such, with
-    every other record judged."""
+    every other record judged. ``-`` (standard input) is read here, before the workers
+    start, and judged like the files."""
+    stdin = read_stdin_once() if any(is_stdin(p) for p in paths) else None
     total = len(paths)
     done = [0]
 
@@ -107,9 +119,12 @@ def check_many(
         _tick(None, done[0] - 1, total, progress, "records")
 
     workers = max(1, min(os.cpu_count() or 1, total))
-    outcomes = run_guarded(_one, paths, _init, (spec, choice, keep_going, offer), workers, tick)
+    setup = (spec, choice, keep_going, offer, stdin)
+    outcomes = run_guarded(_one, paths, _init, setup, workers, tick)
     return [
-        value if status == "ok" else Result(str(p), error=fail(Span(str(p), 0, 0), value))
+        value
+        if status == "ok"
+        else Result(record_name(p), error=fail(Span(record_name(p), 0, 0), value))
         for p, (status, value) in zip(paths, outcomes, strict=True)
     ]
 

@@ -244,19 +244,23 @@ def _variants(n: int, other: bool = False) -> str:
     return f"{n} {'other ' if other else ''}variant" + ("" if n == 1 else "s")
 
 
-def _render_violations(indent: str, who: str, found: list[dict[str, Any]]) -> list[str]:
+def _render_violations(
+    indent: str, who: str, found: list[dict[str, Any]], every: bool = False
+) -> list[str]:
     out = []
     for v in found:
         out.append(f"{indent}{who}: {v['cites']}: {v['message']}")
         numbers = v["numbers"]
-        out += [f"{indent}  {n}" for n in numbers[:SHOWN_NUMBERS]]
-        if len(numbers) > SHOWN_NUMBERS:
+        out += [f"{indent}  {n}" for n in (numbers if every else numbers[:SHOWN_NUMBERS])]
+        if len(numbers) > SHOWN_NUMBERS and not every:
             more = len(numbers) - SHOWN_NUMBERS
             out.append(f"{indent}  ... and {more} more numbers (--format json lists them all)")
     return out
 
 
-def render(c: Comparison) -> str:
+def render(c: Comparison, verbose: bool = False) -> str:
+    """The comparison as text; ``verbose``: every number, and the variants that change
+    nothing named."""
     lines = [f"{c.file}: {_variants(len(c.variants))} against {c.base} and the default overlays"]
     if not c.differences and not c.outcomes:
         lines.append("  no verdict or outcome changes under any printing or overlay")
@@ -267,8 +271,8 @@ def render(c: Comparison) -> str:
         lines.append(f"  {'variant':<{width}}  event  {'base verdict':<36}  this variant")
         for d in c.differences:
             lines.append(f"  {d.variant:<{width}}  {d.index:>5}  {d.base:<36}  {d.other}")
-            lines += _render_violations(pad, "in base", d.base_violations)
-            lines += _render_violations(pad, "in this variant", d.other_violations)
+            lines += _render_violations(pad, "in base", d.base_violations, verbose)
+            lines += _render_violations(pad, "in this variant", d.other_violations, verbose)
             if d.later:
                 lines.append(f"{pad}(and {d.later} later event(s) change too)")
             if d.variant.startswith("printing"):
@@ -281,6 +285,8 @@ def render(c: Comparison) -> str:
     quiet = [v for v in c.variants if v not in touched]
     if quiet:
         lines.append(f"  no change under the {_variants(len(quiet), other=True)}")
+        if verbose:
+            lines += [f"    {v}" for v in quiet]
     # names and values from the record, escaped: one line of output per line here
     return "\n".join(shown(line, MAX_LINE) for line in lines)
 
@@ -445,7 +451,8 @@ def _most(by: dict[str, int]) -> str:
     return f"{cite} ({n})"
 
 
-def render_games(g: GamesComparison) -> str:
+def render_games(g: GamesComparison, verbose: bool = False) -> str:
+    """The count of games each variant changes; ``verbose``: their seeds too."""
     n = len(g.seeds)
     seeds = f"seed {g.seeds[0]}" if n == 1 else f"seeds {g.seeds[0]} to {g.seeds[-1]}"
     how = f"until {g.until}" if g.until else "played to the end"
@@ -471,6 +478,11 @@ def render_games(g: GamesComparison) -> str:
                 f"  {_most(r.verdict_by):<{most}}  {len(r.outcome_games):>4}/{n:<3}"
                 f"  {_most(r.outcome_by)}".rstrip()
             )
+            if verbose:
+                for what, changed in (("verdicts", r.verdict_games), ("outcomes", r.outcome_games)):
+                    if changed:
+                        listed = ", ".join(str(seed) for seed in changed)
+                        lines.append(f"    {what} change in the games of seeds {listed}")
     quiet = len(g.variants) - len(rows)
     if quiet:
         lines.append(f"  no change in any game under the {_variants(quiet, other=True)}")

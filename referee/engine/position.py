@@ -18,7 +18,7 @@ from referee.dsl import ast
 from referee.dsl.checker import Symbols
 from referee.dsl.interp import key_of, show
 from referee.dsl.overlays import Choice
-from referee.engine.record import Event, Source
+from referee.engine.record import Event, Source, record_name
 from referee.engine.replay import RULES_FAILURES, Referee, Violation, open_referee
 from referee.errors import Problem, RefereeError, Span, fail
 from referee.spec import Spec
@@ -65,7 +65,8 @@ def show_position(
             return _show(spec, path, choice, at, after)
     except TimeUp:
         raise fail(
-            Span(str(path), 0, 0), f"stopped: replaying took longer than the limit of {limit:g} s"
+            Span(record_name(path), 0, 0),
+            f"stopped: replaying took longer than the limit of {limit:g} s",
         ) from None
 
 
@@ -332,13 +333,13 @@ def _text(v: Any) -> str:
 LONG_LIST = 12  # items, beyond which repeats next to each other are counted
 
 
-def _wrap(head: str, v: Any) -> list[str]:
+def _wrap(head: str, v: Any, counted: bool = True) -> list[str]:
     """``head`` then the value; a list wraps between its items, each line under the first
-    item, so that no item is ever cut."""
+    item, so that no item is ever cut. ``counted``: a long list counts its repeats."""
     if not isinstance(v, list) or not v:
         return [head + _text(v)]
     items = [_text(x) for x in v]
-    if len(items) > LONG_LIST:  # a long list with repeats (a deck): each run counted
+    if len(items) > LONG_LIST and counted:  # a long list with repeats (a deck): each run counted
         runs: list[list[Any]] = []
         for item in items:
             if runs and runs[-1][0] == item:
@@ -375,18 +376,18 @@ def _rows(value: dict[str, Any], depth: int) -> list[tuple[list[str], Any]]:
     return rows
 
 
-def _state_lines(name: str, entry: dict[str, Any]) -> list[str]:
+def _state_lines(name: str, entry: dict[str, Any], runs: bool = True) -> list[str]:
     heading = f"{name} ({entry['clause']}" + (f" {entry['title']})" if entry["title"] else ")")
     value = entry["value"]
     params = entry.get("params")
     if not params:
-        return _wrap(f"  {heading}: ", value)
+        return _wrap(f"  {heading}: ", value, runs)
     out = [f"  {heading}"]
     rows = _rows(value, len(params))
     if len(params) == 1 and not any(isinstance(v, (list, dict)) for _, v in rows):
         return out + _packed([f"{k}: {_text(v)}" for (k,), v in rows], 4)
     if len(params) == 1:
-        return out + [line for (k,), v in rows for line in _wrap(f"    {_label(k, v)}: ", v)]
+        return out + [line for (k,), v in rows for line in _wrap(f"    {_label(k, v)}: ", v, runs)]
     # the first key once, in a column; the rest of the key with each value
     width = max(len(ks[0]) for ks, _ in rows)
     previous = None
@@ -394,11 +395,12 @@ def _state_lines(name: str, entry: dict[str, Any]) -> list[str]:
         first = ks[0] if ks[0] != previous else ""
         previous = ks[0]
         rest = _label(", ".join(ks[1:]), v)
-        out += _wrap(f"    {first:<{width}}  {rest}: ", v)
+        out += _wrap(f"    {first:<{width}}  {rest}: ", v, runs)
     return out
 
 
-def render(pos: Position) -> str:
+def render(pos: Position, runs: bool = True) -> str:
+    """The position as text; ``runs``: a long list with repeats counts each run."""
     out: list[str] = []
     ev = pos.event
     if pos.illegal is not None:
@@ -444,7 +446,7 @@ def render(pos: Position) -> str:
     out.append("state (by clause: what differs from its starting value, and for each place what")
     out.append("the rules work out from the start, such as a castle's owner):")
     for name, entry in pos.state.items():
-        out += _state_lines(name, entry)
+        out += _state_lines(name, entry, runs)
     if pos.defaults:
         out.append(f"{len(pos.defaults)} state(s) at their starting values:")
         out += _packed(pos.defaults, 2)

@@ -4,6 +4,10 @@ The schema (record.schema.json, beside the game's folder: referee/games/schema/
 for the bundled game) checks the shape every game shares;
 the spec's declared types then check every name an event uses. Both report the
 file, line and column of the bad field.
+
+A record's path ``-`` means standard input: read once, under the record's size limit, and
+kept for the rest of the process (``compare`` and ``show`` replay a record more than once);
+errors name it ``<stdin>``.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.data.limits import STDIN, STDIN_NAME, decode, read_stdin
 from referee.data.schema import validate
 from referee.data.source import Document, load_document, parse_document
 from referee.errors import Problem, RefereeError, Span
@@ -72,9 +77,50 @@ class Record:
     events: list[Event] = field(default_factory=list)
 
 
+# standard input as read the first time a record was read from it: its text, or the error
+_STDIN: list[str | RefereeError] = []
+
+
+def is_stdin(path: Source) -> bool:
+    return not isinstance(path, RecordText) and str(path) == STDIN
+
+
+def record_name(path: Source) -> str:
+    """How messages name a record given by this path (or text, by its name)."""
+    if isinstance(path, RecordText):
+        return path.name
+    return STDIN_NAME if is_stdin(path) else str(path)
+
+
+def read_stdin_once() -> str | RefereeError:
+    """Standard input as a record's text, or why it cannot be one: read the first time,
+    kept for the next."""
+    if not _STDIN:
+        try:
+            _STDIN.append(decode(read_stdin(MAX_RECORD_BYTES, "record"), STDIN_NAME))
+        except RefereeError as err:
+            _STDIN.append(err)
+    return _STDIN[0]
+
+
+def stdin_text() -> str:
+    kept = read_stdin_once()
+    if isinstance(kept, RefereeError):
+        raise kept
+    return kept
+
+
+def keep_stdin(kept: str | RefereeError | None) -> None:
+    """Standard input as another process read it (a worker of a batch judges ``-`` too)."""
+    if kept is not None:
+        _STDIN[:] = [kept]
+
+
 def load_record(source: Source, schema_dir: Path) -> Record:
     if isinstance(source, RecordText):
         doc = source.document()
+    elif is_stdin(source):
+        doc = parse_document(stdin_text(), STDIN_NAME)
     else:
         doc = load_document(source, MAX_RECORD_BYTES, "record")
     if doc.data is None:

@@ -26,7 +26,7 @@ from referee.engine.expect import (
     refused,
 )
 from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
-from referee.engine.record import Event, Record, Source, load_record
+from referee.engine.record import Event, Record, Source, load_record, record_name
 from referee.engine.values import Converter
 from referee.errors import Problem, RefereeError, Span, fail
 from referee.spec import Spec
@@ -505,7 +505,8 @@ def check_one(
             return check_record(spec, path, choice, keep_going, offer)
     except TimeUp:
         raise fail(
-            Span(str(path), 0, 0), f"stopped: judging took longer than the limit of {limit:g} s"
+            Span(record_name(path), 0, 0),
+            f"stopped: judging took longer than the limit of {limit:g} s",
         ) from None
 
 
