@@ -7,6 +7,7 @@ file, line and column of the bad field.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,8 +40,12 @@ class Record:
     events: list[Event] = field(default_factory=list)
 
 
-def load_record(path: str | Path, schema_dir: Path) -> Record:
-    doc = load_document(path, MAX_RECORD_BYTES, "record")
+def load_record(
+    path: str | Path, schema_dir: Path, read: Callable[[str | Path], Document] | None = None
+) -> Record:
+    """A record from a file: YAML or JSON, or whatever ``read`` makes of it (the table
+    notation), with the position of every value."""
+    doc = read(path) if read is not None else load_document(path, MAX_RECORD_BYTES, "record")
     if doc.data is None:
         raise RefereeError([Problem(doc.span(()), "the record is empty")], {doc.file: doc.text})
     validate(doc, schema_dir / RECORD_SCHEMA)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from referee.engine.expect import (
     refused,
 )
 from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
+from referee.engine.notation import is_notation, notation_document
 from referee.engine.record import Event, Record, load_record
 from referee.engine.values import Converter
 from referee.errors import Problem, RefereeError, Span, fail
@@ -474,7 +476,8 @@ def check_record(
 def open_referee(spec: Spec, path: str | Path, choice: Choice) -> Referee:
     """Read a record and make its Referee, with the record's printing and overlays and
     ``choice`` on top; the caller releases it."""
-    record = load_record(path, spec.game_dir.parent / "schema")
+    read = partial(notation_document, spec) if is_notation(path) else None
+    record = load_record(path, spec.game_dir.parent / "schema", read)
     game = spec.game
     if game is not None and record.game != game.name:
         raise RefereeError(
