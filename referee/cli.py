@@ -18,9 +18,10 @@ from typing import Any
 
 from referee import __version__
 from referee.dsl.overlays import Choice, apply, in_force
-from referee.engine.batch import check_many, expand, render_summary, summary
+from referee.engine.batch import SUFFIXES, check_many, expand, render_summary, summary
 from referee.engine.compare import compare, compare_games, render_games
 from referee.engine.compare import render as render_comparison
+from referee.engine.notation import convert
 from referee.engine.play import as_yaml, play, play_many
 from referee.engine.position import render as render_position
 from referee.engine.position import show_position
@@ -222,6 +223,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=cmd_play)
 
+    p = sub.add_parser(
+        "convert",
+        help="turn a record in the table notation into YAML, and back",
+        description="Convert a game record between YAML (or JSON) and the table notation\n"
+        "(docs/notation.md; a file ending in .rec), one event a line. The events and the\n"
+        "header come out as they went in: what is written is read back and compared, and a\n"
+        "record the other form cannot say as it is (an event of no action of the spec's,\n"
+        "say) is refused with its place. A set-up the spec can expand (setup: printed)\n"
+        "is written as one line where the record spells it out in full, in its order.",
+        epilog="examples:\n"
+        "  referee convert examples/full-game.yaml -o game.rec\n"
+        "  referee convert game.rec                 # to YAML, on standard output\n\n"
+        "exit codes:\n"
+        "  0  converted\n"
+        "  2  bad input or usage: the place and what was expected",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("record", type=Path, metavar="RECORD", help="a YAML, JSON or .rec record")
+    p.add_argument(
+        "--to",
+        choices=("yaml", "notation"),
+        help="the form to write (default: the other one)",
+    )
+    p.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not to stdout")
+    p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
+    p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
+    p.set_defaults(run=cmd_convert)
+
     p = sub.add_parser("prove", help="prove the spec's properties with z3")
     p.add_argument("--printing", default="", help="the rulebook printing (default: the base one)")
     p.add_argument("--overlay", action="append", default=[], metavar="ID", help="switch on")
@@ -335,7 +364,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     problem = ""
     # `compare --only ID... RECORD`: the record, named like no variant, is not an ID
     last = args.only[-1].lower() if args.only else ""
-    if args.record is None and args.games is None and last.endswith((".yaml", ".yml", ".json")):
+    if args.record is None and args.games is None and last.endswith(SUFFIXES):
         args.record = Path(args.only.pop())
     for_games = [f"--{k}" for k in ("seed", "until", "weeks") if getattr(args, k) is not None]
     if args.games is None and args.record is None:
@@ -402,6 +431,20 @@ def _as_text(record: dict[str, Any], form: str) -> str:
     if form == "json":
         return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
     return as_yaml(record)
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    spec = _load(args)
+    text = convert(spec, args.record, args.to)
+    if args.output is None:
+        print(text, end="")
+        return EXIT_OK
+    try:
+        args.output.write_text(text, encoding="utf-8")
+    except OSError as err:
+        print(f"referee convert: cannot write {args.output}: {err.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_OK
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
