@@ -102,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         type=Path,
         metavar="RECORD",
-        help="YAML or JSON records, or directories",
+        help="YAML, JSON or .rec (the table notation) records, or directories",
     )
     p.add_argument("--printing", default="", help="the rulebook printing (default: the base one)")
     p.add_argument(
@@ -142,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
         "  2  bad input or usage (an event number the record does not have, say)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("record", type=Path, metavar="RECORD", help="a YAML or JSON record")
+    p.add_argument("record", type=Path, metavar="RECORD", help="a YAML, JSON or .rec record")
     when = p.add_mutually_exclusive_group()
     when.add_argument(
         "--at", type=int, metavar="N", help="the position before event N (1 is the first)"
@@ -181,7 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("record", type=Path, metavar="RECORD", nargs="?", help="a YAML or JSON record")
+    p.add_argument(
+        "record", type=Path, metavar="RECORD", nargs="?", help="a YAML, JSON or .rec record"
+    )
     p.add_argument(
         "--only",
         nargs="+",
