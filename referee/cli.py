@@ -23,6 +23,7 @@ from referee.dsl.overlays import Choice, apply, in_force
 from referee.engine.batch import check_many, expand, render_summary, summary
 from referee.engine.compare import compare, compare_games, render_games
 from referee.engine.compare import render as render_comparison
+from referee.engine.notation import convert
 from referee.engine.play import as_yaml, play, play_many
 from referee.engine.position import render as render_position
 from referee.engine.position import show_position
@@ -216,7 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         type=Path,
         metavar="RECORD",
-        help="YAML or JSON records, or directories; - for standard input",
+        help="YAML, JSON or .rec (the table notation) records, or directories; - for"
+        " standard input",
     )
     p.add_argument("--printing", default="", help="the rulebook printing (default: the base one)")
     p.add_argument(
@@ -263,7 +265,10 @@ def build_parser() -> argparse.ArgumentParser:
         ],
     )
     p.add_argument(
-        "record", type=Path, metavar="RECORD", help="a YAML or JSON record; - for standard input"
+        "record",
+        type=Path,
+        metavar="RECORD",
+        help="a YAML, JSON or .rec record; - for standard input",
     )
     when = p.add_mutually_exclusive_group()
     when.add_argument(
@@ -371,6 +376,33 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", type=Path, metavar="DIR", help="write each game to DIR/game-SEED.yaml (or .json)"
     )
     p.set_defaults(run=cmd_play)
+
+    p = _command(
+        sub,
+        "convert",
+        "turn a record in the table notation into YAML, and back",
+        "Convert a game record between YAML (or JSON) and the table notation\n"
+        "(docs/notation.md; a file ending in .rec), one event a line. The events and the\n"
+        "header come out as they went in: what is written is read back and compared, and a\n"
+        "record the other form cannot say as it is (an event of no action of the spec's,\n"
+        "say) is refused with its place. A set-up the spec can expand (setup: printed)\n"
+        "is written as one line where the record spells it out in full, in its order.",
+        [
+            "referee convert examples/full-game.yaml -o game.rec",
+            "referee convert game.rec                 # to YAML, on standard output",
+        ],
+        ["0  converted", "2  bad input or usage: the place and what was expected"],
+    )
+    p.add_argument("record", type=Path, metavar="RECORD", help="a YAML, JSON or .rec record")
+    p.add_argument(
+        "--to",
+        choices=("yaml", "notation"),
+        help="the form to write (default: the other one)",
+    )
+    p.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not to stdout")
+    p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
+    p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
+    p.set_defaults(run=cmd_convert)
 
     p = _command(
         sub,
@@ -631,6 +663,20 @@ def _as_text(record: dict[str, Any], form: str) -> str:
     if form == "json":
         return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
     return as_yaml(record)
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    spec = _load(args)
+    text = convert(spec, args.record, args.to)
+    if args.output is None:
+        print(text, end="")
+        return EXIT_OK
+    try:
+        args.output.write_text(text, encoding="utf-8")
+    except OSError as err:
+        print(f"referee convert: cannot write {args.output}: {err.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_OK
 
 
 def cmd_prove(args: argparse.Namespace) -> int:

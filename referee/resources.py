@@ -21,9 +21,10 @@ _KEPT = ExitStack()  # folders copied out of an archive, removed when the proces
 atexit.register(_KEPT.close)
 
 
-def grammar() -> Traversable:
-    """The rules language's Lark grammar."""
-    return files("referee").joinpath("grammar", "rules.lark")
+def grammar(name: str = "rules") -> Traversable:
+    """A Lark grammar of the package: the rules language's (``rules``), or the table
+    notation's (``notation``)."""
+    return files("referee").joinpath("grammar", f"{name}.lark")
 
 
 @lru_cache(maxsize=1)

@@ -13,13 +13,14 @@ from typing import Any, TypeVar
 
 from referee.data.walk import Skipped, walk
 from referee.dsl.overlays import Choice
+from referee.engine.notation import SUFFIX as NOTATION_SUFFIX
 from referee.engine.pool import run_guarded
 from referee.engine.record import is_stdin, keep_stdin, read_stdin_once, record_name
 from referee.engine.replay import Verdict, check_record, render
 from referee.errors import RefereeError, Span, fail
 from referee.spec import Spec
 
-SUFFIXES = (".yaml", ".yml", ".json")
+SUFFIXES = (".yaml", ".yml", ".json", NOTATION_SUFFIX)
 T = TypeVar("T")
 R = TypeVar("R")
 

@@ -12,6 +12,7 @@ errors name it ``<stdin>``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -116,9 +117,15 @@ def keep_stdin(kept: str | RefereeError | None) -> None:
         _STDIN[:] = [kept]
 
 
-def load_record(source: Source, schema_dir: Path) -> Record:
+def load_record(
+    source: Source, schema_dir: Path, read: Callable[[str | Path], Document] | None = None
+) -> Record:
+    """A record from a file, its text or standard input: YAML or JSON, or whatever ``read``
+    makes of a file (the table notation), with the position of every value."""
     if isinstance(source, RecordText):
         doc = source.document()
+    elif read is not None:
+        doc = read(source)
     elif is_stdin(source):
         doc = parse_document(stdin_text(), STDIN_NAME)
     else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any
 
 from referee.budget import TimeUp, time_limit, time_limit_seconds
@@ -26,6 +27,7 @@ from referee.engine.expect import (
     refused,
 )
 from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
+from referee.engine.notation import is_notation, notation_document
 from referee.engine.record import Event, Record, Source, load_record, record_name
 from referee.engine.values import Converter
 from referee.errors import Problem, RefereeError, Span, fail
@@ -525,7 +527,8 @@ def check_record(
 def open_referee(spec: Spec, path: Source, choice: Choice) -> Referee:
     """Read a record and make its Referee, with the record's printing and overlays and
     ``choice`` on top; the caller releases it."""
-    record = load_record(path, spec.game_dir.parent / "schema")
+    read = partial(notation_document, spec) if is_notation(path) else None
+    record = load_record(path, spec.game_dir.parent / "schema", read)
     game = spec.game
     if game is not None and record.game != game.name:
         raise RefereeError(
