@@ -57,6 +57,7 @@ def test_every_command_is_found() -> None:
         "show",
         "compare",
         "play",
+        "convert",
         "prove",
         "spec check",
     }

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 import yaml
 
+from referee import resources
 from referee.cli import main
 from referee.data.source import load_document, parse_document
-from referee.dsl.parser import GRAMMAR
 from referee.engine.notation import (
     NOTATION_GRAMMAR,
     SUFFIX,
@@ -138,7 +138,8 @@ def test_the_documented_table_of_actions_is_the_specs(spec: Spec) -> None:
 
 
 def test_the_grammar_sits_beside_the_rules_grammar() -> None:
-    assert NOTATION_GRAMMAR.parent == GRAMMAR.parent and NOTATION_GRAMMAR.is_file()
+    assert resources.grammar("notation") == NOTATION_GRAMMAR and NOTATION_GRAMMAR.is_file()
+    assert resources.grammar().is_file()  # beside the rules grammar, in the package
 
 
 # ---------------------------------------------------------------- the set-up
