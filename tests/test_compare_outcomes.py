@@ -391,10 +391,10 @@ def test_a_judgement_that_fails_is_said_and_the_others_counted(
 
     real = compare_module.check_record
 
-    def check_record(spec: Any, path: Path, choice: Any, keep_going: bool = False) -> Any:
+    def check_record(spec: Any, path: Path, choice: Any, keep_going: bool, **kw: Any) -> Any:
         if path.name == "game-0001.yaml" and choice.off == ["D-mori-cost"]:
             raise ValueError("a stand-in for a bug")
-        return real(spec, path, choice, keep_going)
+        return real(spec, path, choice, keep_going, **kw)
 
     monkeypatch.setattr(compare_module, "check_record", check_record)
     assert main(["compare", *GAMES]) == 2

@@ -98,6 +98,33 @@ def plain(v: Any) -> Any:
     return v
 
 
+# What evaluating the rules may raise on values they were never meant to meet (a position
+# the rules never reach in play, values a failed check was guarding, a record's ``expect:``
+# key that indexes past the end of a list): the caller says where, never a traceback.
+RULES_FAILURES = (
+    ArithmeticError,
+    AttributeError,
+    IndexError,
+    KeyError,
+    TypeError,
+    ValueError,
+    RecursionError,
+)
+
+
+def failure(err: BaseException) -> str:
+    """What went wrong evaluating the rules, in words rather than Python's."""
+    if isinstance(err, RecursionError):
+        return "an expression nested too deeply to evaluate"
+    if isinstance(err, IndexError):
+        return "an index past the end of a list"
+    if isinstance(err, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(err, KeyError):
+        return f"no entry for {show(err.args[0]) if err.args else 'it'}"
+    return f"{type(err).__name__}: {err}"
+
+
 # How many times standing rules may fire after one change before the rules are said to loop.
 MAX_FIRINGS = 10_000
 # How many instances (combinations of parameter values) the standing rules may have in all.

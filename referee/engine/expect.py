@@ -23,7 +23,7 @@ from typing import Any
 from referee.data.source import Document
 from referee.dsl import ast
 from referee.dsl.checker import Checker, Symbols
-from referee.dsl.interp import Interpreter, args_key, brief, key_of, plain, show
+from referee.dsl.interp import RULES_FAILURES, Interpreter, args_key, brief, key_of, plain, show
 from referee.dsl.parser import parse_expr
 from referee.dsl.types import BUILTINS, T
 from referee.engine.record import Event
@@ -41,6 +41,17 @@ class Expectation:
     expected: Any  # converted to the expression's type (outcome labels for happened)
     clause: str = ""  # the clause of the definition or state the key names first
     name: str = ""  # that definition's or state's name
+    where: Span | None = None  # where the record writes the key
+
+
+class KeyFailed(Exception):
+    """The rules fail on an expectation's key after its event (an index past the end of a
+    list, a budget broken): the record's fault, said at the key."""
+
+    def __init__(self, expectation: Expectation, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.expectation = expectation
+        self.cause = cause
 
 
 @dataclass
@@ -134,16 +145,22 @@ def compile_expectations(
             continue
         if not isinstance(key, str) or not key.strip():
             raise _bad(doc, where, "expect: each key is an expression of the rules language")
-        e = parse_expr(key, where, "expect")
-        checker.problems = []
-        t = checker.expr(e, {k: t for k, (t, _) in bare.items()})
+        try:
+            e = parse_expr(key, where, "expect")
+            checker.problems = []
+            t = checker.expr(e, {k: t for k, (t, _) in bare.items()})
+        except RecursionError:
+            raise _bad(doc, where, "expect: an expression nested too deeply to check") from None
+        except RefereeError as err:
+            p = err.problems[0]
+            raise _bad(doc, p.span, f"expect: {p.message}", p.hint) from None
         if checker.problems:
             p = checker.problems[0]
             raise _bad(doc, p.span, f"expect: {p.message}", p.hint)
         # null: nothing (no owner, no side)
         expected = None if value is None else plain(convert.convert(value, _type_ref(t), path))
         clause, name = _head(sym, e)
-        out.append(Expectation(key, path, e, expected, clause, name))
+        out.append(Expectation(key, path, e, expected, clause, name, where))
     return out
 
 
@@ -240,10 +257,13 @@ def check_expectations(
                     Miss(x, told, f"expected {x.key}: {', '.join(wrong)} {verb}; told: {said}", [])
                 )
             continue
-        value = plain(interp.eval(x.expr, dict(env)))
-        if _same(value, x.expected):
-            continue
-        numbers, setter = _numbers(interp, x.expr, env), _set_by(interp, x.expr, env)
+        try:
+            value = plain(interp.eval(x.expr, dict(env)))
+            if _same(value, x.expected):
+                continue
+            numbers, setter = _numbers(interp, x.expr, env), _set_by(interp, x.expr, env)
+        except (RefereeError, *RULES_FAILURES) as err:
+            raise KeyFailed(x, err) from None
         if setter:
             numbers.append(f"{x.key} = {brief(value)}: set by {setter}")
         misses.append(

@@ -16,10 +16,10 @@ from typing import Any
 from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
-from referee.dsl.interp import key_of, show
+from referee.dsl.interp import RULES_FAILURES, key_of, show
 from referee.dsl.overlays import Choice
 from referee.engine.record import Event, Source, record_name
-from referee.engine.replay import RULES_FAILURES, Referee, Violation, open_referee
+from referee.engine.replay import Referee, Violation, open_referee
 from referee.errors import Problem, RefereeError, Span, fail
 from referee.spec import Spec
 from referee.text import shown

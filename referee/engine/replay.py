@@ -15,12 +15,21 @@ from typing import Any
 
 from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.dsl import ast
-from referee.dsl.interp import CheckFailed, StandingLoop, brief, plain, show
+from referee.dsl.interp import (
+    RULES_FAILURES,
+    CheckFailed,
+    StandingLoop,
+    brief,
+    failure,
+    plain,
+    show,
+)
 from referee.dsl.overlays import Choice, in_force
 from referee.engine import alternatives
 from referee.engine.expect import (
     ILLEGAL,
     Expectation,
+    KeyFailed,
     bare_enum_values,
     check_expectations,
     compile_expectations,
@@ -35,18 +44,6 @@ from referee.spec import Spec
 from referee.text import shown
 
 MAX_LINE = 2_000  # characters of a line of a verdict
-
-# What evaluating the rules may raise on values a record gives them (a position the rules
-# never reach in play, or, with --all, values a failed check was guarding).
-RULES_FAILURES = (
-    ArithmeticError,
-    AttributeError,
-    IndexError,
-    KeyError,
-    TypeError,
-    ValueError,
-    RecursionError,
-)
 
 
 @dataclass
@@ -190,6 +187,30 @@ class Referee:
                     doc.span(path),
                     f"{what}: the rules fail on the values this record gives: {shown(cause)}",
                     hint if self.record.position is not None else "",
+                )
+            ],
+            {doc.file: doc.text},
+        )
+
+    def _key_failed(self, ev: Event, err: KeyFailed) -> RefereeError:
+        """The rules fail on an ``expect:`` key after its event: said at the key, with what
+        failed (and where in the spec, when it failed there)."""
+        doc, x, cause = self.record.doc, err.expectation, err.cause
+        if isinstance(cause, RefereeError):
+            p = cause.problems[0]
+            here = p.span.file in (doc.file, "<rules>")  # the key's own expression, a budget
+            what = p.message + (
+                "" if here else f" ({p.span}, clause {p.clause})" if p.clause else f" ({p.span})"
+            )
+        else:
+            what = failure(cause)
+        return RefereeError(
+            [
+                Problem(
+                    x.where or doc.span(x.path),
+                    f"event {ev.index} ({ev.action}): the rules fail on the expect key"
+                    f" {shown(x.key)}: {shown(what)}",
+                    "a key is evaluated after its event, as the rules evaluate a definition",
                 )
             ],
             {doc.file: doc.text},
@@ -459,9 +480,12 @@ class Referee:
     ) -> list[Violation]:
         """The record's expectations after ``ev`` that the rules do not bear out."""
         told = [t["cites"] for t in outcome["outcome"]]
-        misses = check_expectations(
-            expected, self.interp, bare_enum_values(self.sym, self.interp), told
-        )
+        try:
+            misses = check_expectations(
+                expected, self.interp, bare_enum_values(self.sym, self.interp), told
+            )
+        except KeyFailed as err:
+            raise self._key_failed(ev, err) from None
         out = []
         for m in misses:
             x = m.expectation
@@ -513,13 +537,20 @@ def check_one(
 
 
 def check_record(
-    spec: Spec, path: Source, choice: Choice, keep_going: bool = False, offer: bool = False
+    spec: Spec,
+    path: Source,
+    choice: Choice,
+    keep_going: bool = False,
+    offer: bool = False,
+    expect: bool = True,
 ) -> Verdict:
     """Replay a record; stop at the first illegal event unless ``keep_going``. With
-    ``offer``, a refused event comes with what its actor could have done instead."""
+    ``offer``, a refused event comes with what its actor could have done instead. Without
+    ``expect``, the record's ``expect:`` is neither read nor evaluated (``compare``: they
+    are the answers under the record's own printing and overlays)."""
     ref = open_referee(spec, path, choice)
     try:
-        return _replay(spec, ref, ref.record, keep_going, offer)
+        return _replay(spec, ref, ref.record, keep_going, offer, expect)
     finally:
         ref.release()
 
@@ -584,7 +615,7 @@ def _outcome(ref: Referee, ev: Event | None, since: int) -> dict[str, Any]:
 DISPUTE_EVENTS = 3
 
 
-def _expectations(ref: Referee, record: Record) -> dict[int, list[Expectation]]:
+def expectations(ref: Referee, record: Record) -> dict[int, list[Expectation]]:
     """Every event's ``expect:``, parsed and typed before any event is judged."""
     return {
         ev.index: compile_expectations(ev, ev.expect, record.doc, ref.sym, ref.interp, ref.convert)
@@ -594,7 +625,12 @@ def _expectations(ref: Referee, record: Record) -> dict[int, list[Expectation]]:
 
 
 def _replay(
-    spec: Spec, ref: Referee, record: Record, keep_going: bool, offer: bool = False
+    spec: Spec,
+    ref: Referee,
+    record: Record,
+    keep_going: bool,
+    offer: bool = False,
+    expect: bool = True,
 ) -> Verdict:
     ref.start()
     verdict = Verdict(record.doc.file, True, len(record.events), 0, ref.printing, ref.overlays)
@@ -605,7 +641,7 @@ def _replay(
     if ref.interp.told:
         verdict.outcomes.append(_outcome(ref, None, 0))
     relied: set[str] = set()
-    expected = _expectations(ref, record)
+    expected = expectations(ref, record) if expect else {}
     for ev in record.events:
         before = "" if keep_going else ref.summary()
         fired, told = len(ref.interp.fired), len(ref.interp.told)

@@ -1,0 +1,135 @@
+"""What the third hostile reading found, kept as tests: expect keys the rules fail on, deep
+or huge expressions where a record or a tell gives them, topics that name nothing, --games,
+--seed and --until that could not be used, and judgements with no time limit. Each gives a
+located error (exit 2) or the right verdict, never an internal error or a hang."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.cli import main
+
+HOSTILE = Path(__file__).resolve().parent / "hostile"
+# a record from a position, one move (Kiyosu to Kuwana) and its `expect:` to be given
+BASE = (HOSTILE / "kuwana_expect.yaml").read_text()
+KEY_LINE = 20  # the line of the first expectation
+
+
+def keyed(tmp_path: Path, *entries: tuple[str, str]) -> Path:
+    """The record with these expectations: (key, value) each, the key quoted."""
+    path = tmp_path / "expect.yaml"
+    body = "".join(f"      ? '{k}'\n      : {v}\n" for k, v in entries)
+    path.write_text(BASE + body, encoding="utf-8")
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err and "internal error" not in out + err, out + err
+    return code, out, err
+
+
+# ------------------------------------------------------------------ expect keys
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "says"),
+    [
+        ("[1, 2][5]", "2", "an index past the end of a list"),
+        ("hand(ishida)[0]", "fukushima", "an index past the end of a list"),
+        ("repeat(1, 2000000)", "[1]", "repeat of 2,000,000 items: the limit is 1,000,000"),
+    ],
+)
+def test_a_key_the_rules_fail_on_is_said_at_the_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str, value: str, says: str
+) -> None:
+    path = keyed(tmp_path, (key, value))
+    code, _, err = run(capsys, "check", str(path))
+    head = err.splitlines()[0]
+    assert code == 2, err
+    assert head == (
+        f"{path}:{KEY_LINE}:10: event 1 (move): the rules fail on the expect key {key}: {says}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "says"),
+    [
+        ("+".join(["1"] * 400), "expect: an expression nested too deeply to check"),
+        ("not " * 600 + "true", "expect: an expression nested too deeply to parse"),
+        ("1" * 5000, "expect: a number of more than 100 digits"),
+        ("1" * 101 + " > 0", "expect: a number of more than 100 digits"),
+    ],
+)
+def test_a_key_too_deep_or_too_long_is_refused_where_it_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str, says: str
+) -> None:
+    path = keyed(tmp_path, (key, "1"))
+    code, _, err = run(capsys, "check", str(path))
+    assert code == 2 and err.startswith(f"{path}:{KEY_LINE}:") and says in err, err
+
+
+def test_compare_neither_reads_nor_evaluates_expectations(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An expectation `check` fails on, or that would take hours, changes nothing to compare."""
+    slow = "sum(sum(y for y in 0..999999) for x in 0..999999)"
+    path = keyed(tmp_path, ("[1, 2][5]", "2"), (slow, "5"), ("nosuchname", "1"))
+    code, out, _ = run(capsys, "compare", str(path), "--only", "D-capitals")
+    assert code == 0 and "1 variant against printing" in out
+
+
+# ------------------------------------------------------------------ a spec's tell
+
+
+@pytest.mark.parametrize(
+    ("inside", "says"),
+    [
+        ("1" * 5000, "a number of more than 100 digits"),
+        ("+".join(["1"] * 700), "an expression nested too deeply to parse"),
+    ],
+)
+def test_a_tell_too_long_or_too_deep_is_refused_where_it_is_written(
+    game_copy: Path, capsys: pytest.CaptureFixture[str], inside: str, says: str
+) -> None:
+    rules = game_copy / "clauses" / "04-locations.rules"
+    text = rules.read_text()
+    told = '"{s} claims the resource location {l}"'
+    line = text[: text.index(told)].count("\n") + 1
+    rules.write_text(text.replace(told, '"{s} claims {' + inside + '}"'))
+    code, _, err = run(capsys, "spec", "check", "--spec", str(game_copy))
+    assert code == 2, err
+    assert err.startswith(f"{rules}:{line}:") and says in err.splitlines()[0], err
+
+
+# ------------------------------------------------------------------ time limits
+
+
+def test_each_variant_compared_has_the_time_limit(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A judgement that would never end (here a stand-in: one variant sleeps) is stopped,
+    and the variant named."""
+    import referee.engine.compare as compare_module
+
+    real = compare_module.check_record
+
+    def check_record(spec: Any, path: Path, choice: Any, *args: Any, **kw: Any) -> Any:
+        if choice.off == ["D-capitals"] or choice.on == ["D-capitals"]:
+            time.sleep(3_600)
+        return real(spec, path, choice, *args, **kw)
+
+    monkeypatch.setattr(compare_module, "check_record", check_record)
+    monkeypatch.setenv("REFEREE_TIME_LIMIT", "1")
+    record = HOSTILE.parent.parent / "examples" / "disputes" / "kuwana-overrun.yaml"
+    code, _, err = run(capsys, "compare", str(record), "--only", "D-capitals")
+    assert code == 2
+    assert err.startswith(
+        f"{record}:0:0: stopped: judging the record under without D-capitals took longer"
+        " than the limit of 1 s"
+    ), err
