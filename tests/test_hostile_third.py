@@ -107,6 +107,31 @@ def test_a_tell_too_long_or_too_deep_is_refused_where_it_is_written(
     assert err.startswith(f"{rules}:{line}:") and says in err.splitlines()[0], err
 
 
+# ------------------------------------------------------------------ explain
+
+
+@pytest.mark.parametrize(
+    ("topic", "says"),
+    [
+        ("", "explain: name a topic"),
+        ("  ", "explain: name a topic"),
+        ("data:", "explain: name a data entry after 'data:'"),
+        ("clause:", "explain: name a clause or label after 'clause:'"),
+    ],
+)
+def test_explain_of_nothing_asks_for_a_topic(
+    capsys: pytest.CaptureFixture[str], topic: str, says: str
+) -> None:
+    code, _, err = run(capsys, "explain", topic)
+    assert code == 2 and err.startswith(f"<command line>:0:0: {says}"), err
+
+
+def test_a_suggestion_names_each_topic_once(capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.topics import _did_you_mean
+
+    assert _did_you_mean(["data:a", "data:a", "b"]) == "did you mean 'data:a' or 'b'?"
+
+
 # ------------------------------------------------------------------ time limits
 
 
