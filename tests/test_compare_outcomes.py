@@ -312,7 +312,7 @@ def test_only_the_base_printing_makes_no_variant(capsys: pytest.CaptureFixture[s
         ([str(SPLIT), "--games", "2"], "give a RECORD or --games N, not both"),
         ([str(SPLIT), "--seed", "3"], "--seed only goes with --games N"),
         ([str(SPLIT), "--seed", "3", "--weeks", "1"], "--seed and --weeks only go with --games N"),
-        (["--games", "0"], "--games N needs N >= 1, not 0"),
+        (["--games", "0"], "--games N needs N from 1 to 10,000, not 0"),
         (
             ["--games", "1", "--weeks", "1", "--until", "week > 2"],
             "give --until or --weeks, not both",
@@ -325,7 +325,7 @@ def test_usage_errors(capsys: pytest.CaptureFixture[str], argv: list[str], messa
 
 def test_a_bad_until(capsys: pytest.CaptureFixture[str]) -> None:
     err = errors(capsys, "--games", "1", "--until", "wek > 1", "--only", "S-split")
-    assert err == "<--until>:1:1: unknown name 'wek' in --until\n"
+    assert err == "<--until>:1:1: unknown name 'wek' in --until\n  hint: did you mean 'week'?\n"
 
 
 # ------------------------------------------------------------------ --games

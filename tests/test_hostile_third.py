@@ -132,6 +132,66 @@ def test_a_suggestion_names_each_topic_once(capsys: pytest.CaptureFixture[str]) 
     assert _did_you_mean(["data:a", "data:a", "b"]) == "did you mean 'data:a' or 'b'?"
 
 
+# ------------------------------------------------------------------ --games, --seed, --until
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (
+            ["compare", "--games", "99999999999999999999"],
+            "referee compare: --games N needs N from 1 to 10,000, not 99999999999999999999",
+        ),
+        (
+            ["compare", "--games", "10001"],
+            "referee compare: --games N needs N from 1 to 10,000, not 10001",
+        ),
+        (
+            ["compare", "--games", "1", "--seed", "1" + "0" * 18],
+            "referee compare: --seed S needs a whole number of at most 18 digits, not 1" + "0" * 18,
+        ),
+        (
+            ["play", "--games", "99999999999999999999", "--out", "unused"],
+            "referee play: --games N needs N from 1 to 10,000, not 99999999999999999999",
+        ),
+        (["play", "--games", "2"], "referee play: --games N needs --out DIR for more than one"),
+    ],
+)
+def test_games_and_seeds_are_bounded(
+    capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and err.startswith(says), err
+
+
+@pytest.mark.parametrize(
+    ("until", "says"),
+    [
+        ("5", "--until cannot be evaluated as a condition: it gives an int, not true or false"),
+        ('"x"', "--until cannot be evaluated as a condition: it gives a text, not true or false"),
+        ("week >", "bad expression in --until: 'week >'"),
+    ],
+)
+@pytest.mark.parametrize("command", [["play"], ["compare", "--games", "1"]])
+def test_an_until_that_is_no_condition_is_refused(
+    capsys: pytest.CaptureFixture[str], command: list[str], until: str, says: str
+) -> None:
+    code, out, err = run(capsys, *command, "--until", until)
+    assert code == 2 and not out and says in err.splitlines()[0], err
+
+
+def test_an_until_that_takes_too_long_is_stopped(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REFEREE_TIME_LIMIT", "1")
+    until = "sum(sum(y for y in 0..999999) for x in 0..999999) < 0"
+    code, _, err = run(capsys, "play", "--until", until)
+    assert code == 2
+    assert err.startswith(
+        "<--until>:1:1: --until: evaluating the condition took longer than the limit of 1 s"
+    ), err
+
+
 # ------------------------------------------------------------------ time limits
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.dsl.overlays import Choice, base_printing, overlay_groups
 from referee.engine.batch import _tick
-from referee.engine.play import as_yaml, play_many
+from referee.engine.play import as_yaml, play_many, until_condition
 from referee.engine.pool import run_guarded
 from referee.engine.record import Source, record_name
 from referee.engine.replay import Verdict, Violation, check_record
@@ -402,6 +402,7 @@ def compare_games(
     a verdict and those in which it changes an outcome. Each judgement is one work item,
     under the time limit for one record; one that fails is said, the rest counted."""
     runs = select(spec, only or [])  # a bad --only said once, before any game is played
+    until_condition(spec, until)  # and a bad --until
     result = GamesComparison(seeds, until, f"printing {base_printing(spec.sym)}")
     games = play_many(spec, seeds, until)
     result.events = sum(len(g.events) for g in games)
