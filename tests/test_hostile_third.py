@@ -5,6 +5,8 @@ located error (exit 2) or the right verdict, never an internal error or a hang."
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -218,3 +220,98 @@ def test_each_variant_compared_has_the_time_limit(
         f"{record}:0:0: stopped: judging the record under without D-capitals took longer"
         " than the limit of 1 s"
     ), err
+
+
+# ------------------------------------------------------------------ bounded output
+
+
+def test_a_miss_traces_a_bounded_number_of_calls(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A miss evaluates its key again, traced: it stops after 200 calls, and the text shows
+    50 of them and counts the rest."""
+    path = keyed(tmp_path, ("sum(size_penalty(x) for x in 0..9999)", "1"))
+    code, out, _ = run(capsys, "check", str(path))
+    lines = out.splitlines()
+    assert code == 1 and len(lines) < 70, len(lines)
+    assert "    ... and 151 more (--format json lists them all)" in lines
+    code, out, _ = run(capsys, "check", str(path), "--format", "json")
+    numbers = json.loads(out)["violations"][0]["numbers"]
+    assert len(numbers) == 201
+    assert numbers[-1] == "... (the first 200 calls evaluated; the rest not traced)"
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "repeat([1], 1000000)",
+        'repeat("' + "a" * 20_000 + '", 1000000)',  # gigabytes, were it written out
+    ],
+)
+def test_a_huge_value_found_is_cut_between_items(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str
+) -> None:
+    path = keyed(tmp_path, (key, "[]"))
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 1 and len(out) < 10_000 and re.search(r"\.\.\. 999,\d{3} more\]", out)
+    code, out, _ = run(capsys, "check", str(path), "--format", "json")
+    v = json.loads(out)["violations"][0]
+    assert code == 1 and len(out) < len(key) + 10_000
+    found = v["expectation"]["found"]
+    assert isinstance(found, str) and re.search(r"\.\.\. 999,\d{3} more\]$", found)
+    assert len(v["message"]) < 3_000
+
+
+def _spec_with(game: Path, file: str, old: str, new: str) -> str:
+    rules = game / "clauses" / file
+    text = rules.read_text()
+    assert old in text
+    rules.write_text(text.replace(old, new, 1))
+    return str(game)
+
+
+CLAIM = '        tell [claim] "{s} claims the resource location {l}"\n'
+KUWANA = str(HOSTILE.parent.parent / "examples" / "disputes" / "kuwana-overrun.yaml")
+TOO_FAR = str(HOSTILE.parent.parent / "examples" / "illegal" / "movement-too-far.yaml")
+
+
+def test_many_outcomes_of_one_event_are_counted(
+    game_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    many = '        for x in 0..4999 do\n          tell [claim] "{s} claims {l} {x}"\n        end\n'
+    spec = _spec_with(game_copy, "04-locations.rules", CLAIM, many)
+    code, out, _ = run(capsys, "check", KUWANA, "--spec", spec)
+    assert code == 0 and len(out.splitlines()) < 120
+    assert "      ... and 4,902 more (--format json lists the first 1,000)" in out
+    code, out, _ = run(capsys, "check", KUWANA, "--spec", spec, "--format", "json")
+    (event,) = json.loads(out)["outcomes"]
+    assert len(event["outcome"]) == 1_000 and event["left_out"] == 4_002
+
+
+def test_a_huge_value_told_is_cut_between_items(
+    game_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    huge = '        tell [claim] "{s} claims {everywhere = repeat(l, 1000000)}"\n'
+    spec = _spec_with(game_copy, "04-locations.rules", CLAIM, huge)
+    code, out, _ = run(capsys, "check", KUWANA, "--spec", spec, "--format", "json")
+    assert code == 0 and len(out) < 20_000
+    (told,) = [t for t in json.loads(out)["outcomes"][0]["outcome"] if t["label"] == "claim"]
+    assert re.search(
+        r"^\[Kuwana, Kuwana, .*, \.\.\. 999,\d{3} more\]$", told["values"]["everywhere"]
+    )
+    assert len(told["text"]) < 2_000
+
+
+def test_many_numbers_of_a_refusal_are_counted(
+    game_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cond = "    distance <= allowance(all_highway, leadership, force_march, largest_group)\n"
+    slow = cond.rstrip("\n") + " + sum(size_penalty(x) * 0 for x in 0..4999)\n"
+    spec = _spec_with(game_copy, "07-movement.rules", cond, slow)
+    code, out, _ = run(capsys, "check", TOO_FAR, "--spec", spec, "--trace")
+    assert code == 1 and len(out.splitlines()) < 150
+    assert out.count("(--format json lists the first 1,000)") == 2
+    code, out, _ = run(capsys, "check", TOO_FAR, "--spec", spec, "--format", "json")
+    v = json.loads(out)["violations"][0]
+    assert len(v["numbers"]) == 1_000 and v["numbers_left_out"] > 3_000
+    assert len(v["trace"]) == 1_000 and v["trace_left_out"] > 3_000

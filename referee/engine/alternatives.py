@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.dsl import ast
-from referee.dsl.interp import key_of, show
+from referee.dsl.interp import SHOWN_VALUE, brief, key_of
 from referee.engine.machine import NotAllowed
 from referee.engine.record import Event
 from referee.engine.trial import Mark, as_event, legal_quietly, raw
@@ -146,8 +146,8 @@ def _text(changing: list[str], args: dict[str, Any]) -> str:
     if not changing:
         return "the rest as given"
     if len(changing) == 1:
-        return show(args[changing[0]])
-    return " ".join(f"{k} {show(args[k])}" for k in changing)
+        return brief(args[changing[0]], SHOWN_VALUE)
+    return " ".join(f"{k} {brief(args[k], SHOWN_VALUE)}" for k in changing)
 
 
 def lines(v: Violation) -> list[str]:

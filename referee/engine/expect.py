@@ -23,12 +23,22 @@ from typing import Any
 from referee.data.source import Document
 from referee.dsl import ast
 from referee.dsl.checker import Checker, Symbols
-from referee.dsl.interp import RULES_FAILURES, Interpreter, args_key, brief, key_of, plain, show
+from referee.dsl.interp import (
+    RULES_FAILURES,
+    SHOWN_VALUE,
+    Interpreter,
+    TraceEntry,
+    args_key,
+    brief,
+    key_of,
+    plain,
+)
 from referee.dsl.parser import parse_expr
 from referee.dsl.types import BUILTINS, T
 from referee.engine.record import Event
 from referee.engine.values import Converter
 from referee.errors import Problem, RefereeError, Span
+from referee.text import clip
 
 HAPPENED, NOT_HAPPENED, ILLEGAL = "happened", "not_happened", "illegal"
 
@@ -251,10 +261,10 @@ def check_expectations(
             if wanted and not x.expected and told:  # happened: [] -- nothing at all
                 wrong = ["nothing"]
             if wrong:
-                said = ", ".join(told) or "nothing"
+                said = _some(told) or "nothing"
                 verb = "was not told" if wanted and x.expected else "was told"
                 misses.append(
-                    Miss(x, told, f"expected {x.key}: {', '.join(wrong)} {verb}; told: {said}", [])
+                    Miss(x, told, f"expected {x.key}: {_some(wrong)} {verb}; told: {said}", [])
                 )
             continue
         try:
@@ -265,17 +275,24 @@ def check_expectations(
         except (RefereeError, *RULES_FAILURES) as err:
             raise KeyFailed(x, err) from None
         if setter:
-            numbers.append(f"{x.key} = {brief(value)}: set by {setter}")
+            numbers.append(f"{clip(x.key)} = {brief(value)}: set by {setter}")
         misses.append(
             Miss(
                 x,
                 value,
-                f"expected {x.key} = {show(x.expected)}; the rules give {show(value)}",
+                f"expected {clip(x.key)} = {brief(x.expected, SHOWN_VALUE)};"
+                f" the rules give {brief(value, SHOWN_VALUE)}",
                 numbers,
                 setter or x.clause,
             )
         )
     return misses
+
+
+def _some(names: list[str], shown: int = 20) -> str:
+    """Names one after the other, the first ``shown`` of them, and how many more."""
+    more = f", ... {len(names) - shown:,} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
 
 
 def _set_by(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> str:
@@ -293,19 +310,41 @@ def _set_by(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> str:
     return interp.set_by.get((name, args_key(args) if d.params else None), "")
 
 
+MAX_TRACED = 200  # calls traced to show the numbers behind a miss
+
+
+class _Enough(Exception):
+    """The trace of a miss holds MAX_TRACED calls: enough to show, and to stop at."""
+
+
+class _Capped(list[TraceEntry]):
+    def append(self, entry: TraceEntry) -> None:
+        if len(self) >= MAX_TRACED:
+            raise _Enough
+        super().append(entry)
+
+
 def _numbers(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> list[str]:
-    """The calls that computed a value, each with its clause (evaluated again, traced)."""
+    """The calls that computed a value, each with its clause (evaluated again, traced, so
+    with nothing kept): at most MAX_TRACED calls, the evaluation stopped there, so that a
+    miss costs about what a hit costs."""
     saved, saved_depth = interp.trace, interp.trace_depth
-    interp.trace, interp.trace_depth = [], 1_000_000
+    trace = _Capped()
+    interp.trace, interp.trace_depth = trace, 1_000_000
+    stopped = False
     try:
         interp.eval(e, dict(env))
-        trace = interp.trace
+    except _Enough:
+        stopped = True
     finally:
         interp.trace, interp.trace_depth = saved, saved_depth
     seen: dict[str, None] = {}
     for t in trace:
         seen.setdefault(str(t), None)
-    return list(seen)
+    out = list(seen)
+    if stopped:
+        out.append(f"... (the first {MAX_TRACED} calls evaluated; the rest not traced)")
+    return out
 
 
 def refused(expectations: list[Expectation], cited: list[str]) -> tuple[bool, str]:

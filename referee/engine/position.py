@@ -16,7 +16,7 @@ from typing import Any
 from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
-from referee.dsl.interp import RULES_FAILURES, key_of, show
+from referee.dsl.interp import RULES_FAILURES, brief, key_of, show
 from referee.dsl.overlays import Choice
 from referee.engine.record import Event, Source, record_name
 from referee.engine.replay import Referee, Violation, open_referee
@@ -24,6 +24,7 @@ from referee.errors import Problem, RefereeError, Span, fail
 from referee.spec import Spec
 from referee.text import shown
 
+MAX_SUMMARY = 2_000  # characters of the spec's summary shown
 WIDTH = 100  # a line of text output wraps (between items, never inside one) past this
 
 
@@ -132,7 +133,7 @@ def _read(
     record = ref.record
     n = len(record.events)
     d = ref.sym.values.get("summary")
-    summary = str(show(ref.interp.call("summary"))) if isinstance(d, ast.Define) else ""
+    summary = brief(ref.interp.call("summary"), MAX_SUMMARY) if isinstance(d, ast.Define) else ""
     state, defaults = read_state(ref)
     return Position(
         file=record.doc.file,

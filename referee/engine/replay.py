@@ -17,11 +17,12 @@ from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.dsl import ast
 from referee.dsl.interp import (
     RULES_FAILURES,
+    SHOWN_VALUE,
     CheckFailed,
     StandingLoop,
     brief,
     failure,
-    plain,
+    listed,
     show,
 )
 from referee.dsl.overlays import Choice, in_force
@@ -44,6 +45,11 @@ from referee.spec import Spec
 from referee.text import shown
 
 MAX_LINE = 2_000  # characters of a line of a verdict
+LISTED = 1_000  # numbers and calls a violation keeps (JSON), the rest counted
+SHOWN_LINES = 50  # of those, lines shown in the text
+TOLD_LISTED = 1_000  # outcomes of one event a verdict keeps (JSON), the rest counted
+TOLD_IN_ALL = 10_000  # outcomes of all the events a verdict keeps
+TOLD_SHOWN = 100  # outcomes of one event shown in the text
 
 
 @dataclass
@@ -68,10 +74,22 @@ class Violation:
     # {"args", "changing", "left_out", "text"} each; the note says how many were tried
     alternatives: list[dict[str, Any]] = field(default_factory=list)
     alternatives_note: str = ""
+    # how many numbers and calls were left out past the first LISTED of each
+    numbers_left_out: int = 0
+    trace_left_out: int = 0
+
+    def __post_init__(self) -> None:
+        self.numbers, self.numbers_left_out = _kept(self.numbers, self.numbers_left_out)
+        self.trace, self.trace_left_out = _kept(self.trace, self.trace_left_out)
 
     @property
     def cites(self) -> str:
         return f"{self.clause}/{self.label}" if self.label else self.clause
+
+
+def _kept(items: list[str], left_out: int) -> tuple[list[str], int]:
+    """The first LISTED items, and how many were left out in all."""
+    return items[:LISTED], left_out + max(len(items) - LISTED, 0)
 
 
 @dataclass
@@ -417,9 +435,12 @@ class Referee:
 
     def _failed(self, ev: Event, err: CheckFailed) -> Violation:
         given = [f"{k} = {brief(v)}" for k, v in err.bound.items()]
-        numbers = given + [str(t) for t in err.decisive]
+        # each number and call written out only if it is kept
+        numbers = given + [str(t) for t in err.decisive[:LISTED]]
         v = self._violation(ev, err.req.clause, err.req.name, err.message, numbers)
-        v.trace = [str(t) for t in err.trace]
+        v.numbers_left_out = len(given) + len(err.decisive) - len(v.numbers)
+        v.trace = [str(t) for t in err.trace[:LISTED]]
+        v.trace_left_out = len(err.trace) - len(v.trace)
         return v
 
     def _violation(
@@ -475,11 +496,10 @@ class Referee:
             )
         ]
 
-    def missed(
-        self, ev: Event, expected: list[Expectation], outcome: dict[str, Any]
-    ) -> list[Violation]:
-        """The record's expectations after ``ev`` that the rules do not bear out."""
-        told = [t["cites"] for t in outcome["outcome"]]
+    def missed(self, ev: Event, expected: list[Expectation], since: int) -> list[Violation]:
+        """The record's expectations after ``ev`` that the rules do not bear out (what they
+        told of since ``since``, all of it, for ``happened``)."""
+        told = [f"{st.clause}/{st.label}" for st, _, _ in self.interp.told[since:]]
         try:
             misses = check_expectations(
                 expected, self.interp, bare_enum_values(self.sym, self.interp), told
@@ -505,7 +525,7 @@ class Referee:
                     m.numbers,
                     sorted(self.interp.relied),
                     kind="expectation",
-                    expectation={"key": x.key, "expected": x.expected, "found": m.found},
+                    expectation={"key": x.key, "expected": x.expected, "found": listed(m.found)},
                 )
             )
         return out
@@ -513,7 +533,7 @@ class Referee:
     def summary(self) -> str:
         """The spec's own ``summary()``, and where the rules now wait."""
         d = self.sym.values.get("summary")
-        text = str(show(self.interp.call("summary"))) if isinstance(d, ast.Define) else ""
+        text = brief(self.interp.call("summary"), MAX_LINE) if isinstance(d, ast.Define) else ""
         top = self.machine.top
         if top is not None and top.step is not None and top.step.allows:
             waiting = f"next: {top.proc.title.lower()}, step {top.step.name}"
@@ -586,28 +606,34 @@ def _happened(ref: Referee, index: int, since: int) -> list[dict[str, Any]]:
             "index": index,
             "rule": f"{rule.clause}/{rule.name}",
             "text": rule.text,
-            "at": {p.name: show(v) for p, v in zip(rule.params, values, strict=True)},
+            "at": {p.name: brief(v, SHOWN_VALUE) for p, v in zip(rule.params, values, strict=True)},
         }
         for rule, values in ref.interp.fired[since:]
     ]
 
 
-def _outcome(ref: Referee, ev: Event | None, since: int) -> dict[str, Any]:
-    """What the rules told of one event (None: the starting position) since ``since``."""
+def _outcome(ref: Referee, ev: Event | None, since: int, room: int) -> dict[str, Any]:
+    """What the rules told of one event (None: the starting position) since ``since``: at
+    most TOLD_LISTED of it and ``room``, and how many more there were (``left_out``)."""
+    every = ref.interp.told[since:]
     told = [
         {
             "cites": f"{st.clause}/{st.label}",
             "clause": st.clause,
             "label": st.label,
             "text": text,
-            "values": {name: plain(v) for name, v in values},
+            "values": {name: listed(v) for name, v in values},
         }
-        for st, text, values in ref.interp.told[since:]
+        for st, text, values in every[: max(min(room, TOLD_LISTED), 0)]
     ]
     if ev is None:
-        return {"index": 0, "action": "", "line": 0, "outcome": told}
-    line = ref.record.doc.span(ev.path[:2]).line
-    return {"index": ev.index, "action": ev.action, "line": line, "outcome": told}
+        out = {"index": 0, "action": "", "line": 0, "outcome": told}
+    else:
+        line = ref.record.doc.span(ev.path[:2]).line
+        out = {"index": ev.index, "action": ev.action, "line": line, "outcome": told}
+    if len(every) > len(told):
+        out["left_out"] = len(every) - len(told)
+    return out
 
 
 # A record of this many events or fewer from a position is a dispute: its verdict tells
@@ -638,8 +664,10 @@ def _replay(
     verdict.happened = _happened(ref, 0, 0)
     verdict.explain = record.position is not None and len(record.events) <= DISPUTE_EVENTS
     verdict.notes = list(ref.notes)
+    kept = 0  # outcomes the verdict keeps, of TOLD_IN_ALL
     if ref.interp.told:
-        verdict.outcomes.append(_outcome(ref, None, 0))
+        verdict.outcomes.append(_outcome(ref, None, 0, TOLD_IN_ALL))
+        kept += len(verdict.outcomes[-1]["outcome"])
     relied: set[str] = set()
     expected = expectations(ref, record) if expect else {}
     for ev in record.events:
@@ -650,10 +678,11 @@ def _replay(
         verdict.judged += 1
         relied |= ref.interp.relied
         if not violations or keep_going:  # a refused event had no consequences
-            outcome = _outcome(ref, ev, told)
+            outcome = _outcome(ref, ev, told, TOLD_IN_ALL - kept)
+            kept += len(outcome["outcome"])
             verdict.outcomes.append(outcome)
             if ev.index in expected and not violations:
-                violations = ref.missed(ev, expected[ev.index], outcome)
+                violations = ref.missed(ev, expected[ev.index], told)
         if any(x.key == ILLEGAL for x in expected.get(ev.index, [])):
             violations = ref.refusal(ev, expected[ev.index], violations)
         if violations:
@@ -688,10 +717,28 @@ def _told(verdict: Verdict) -> list[str]:
             else ("the starting position")
         )
         out.append(f"    {when}:")
-        out += [f"      {t['cites']}: {t['text']}" for t in o["outcome"]]
+        out += [f"      {t['cites']}: {t['text']}" for t in o["outcome"][:TOLD_SHOWN]]
+        more = len(o["outcome"][TOLD_SHOWN:]) + o.get("left_out", 0)
+        if more:
+            out.append(f"      ... and {more:,} more ({_json_lists(o.get('left_out', 0))})")
     if not out:
         return ["  the rules told of no consequence of any event"]
     return ["  what happened:", *out]
+
+
+def _json_lists(left_out: int) -> str:
+    return (
+        f"--format json lists the first {LISTED:,}" if left_out else "--format json lists them all"
+    )
+
+
+def _lines(items: list[str], left_out: int) -> list[str]:
+    """The first SHOWN_LINES of a violation's numbers or calls, and how many more."""
+    out = [f"    {n}" for n in items[:SHOWN_LINES]]
+    more = len(items[SHOWN_LINES:]) + left_out
+    if more:
+        out.append(f"    ... and {more:,} more ({_json_lists(left_out)})")
+    return out
 
 
 def render(verdict: Verdict) -> str:
@@ -730,10 +777,10 @@ def render(verdict: Verdict) -> str:
             out.append(f"  {v.message}")
             if v.numbers:
                 out.append("  the numbers that decide it:")
-                out += [f"    {n}" for n in v.numbers]
+                out += _lines(v.numbers, v.numbers_left_out)
             if verdict.show_trace and v.trace:
                 out.append("  every call evaluated on the way (--trace):")
-                out += [f"    {n}" for n in v.trace]
+                out += _lines(v.trace, v.trace_left_out)
             out += alternatives.lines(v)
         if verdict.summary:
             missed = all(v.kind == "expectation" for v in verdict.violations)
