@@ -86,6 +86,20 @@ def test_compare_neither_reads_nor_evaluates_expectations(
     assert code == 0 and "1 variant against printing" in out
 
 
+def test_show_type_checks_expectations_and_reports_no_miss(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = keyed(tmp_path, ("nosuchname", "1"))
+    code, out, err = run(capsys, "show", str(bad), "--after", "1")
+    assert code == 2 and not out
+    assert err.startswith(f"{bad}:{KEY_LINE}:10: expect: unknown name 'nosuchname'"), err
+    for key, value, checked in (("week", "7", 1), ("[1, 2][5]", "2", 2)):
+        missed = keyed(tmp_path, (key, value))
+        code, out, _ = run(capsys, "show", str(missed), "--after", "1")
+        assert code == 0 and "the position after event 1 of 1" in out
+        assert run(capsys, "check", str(missed))[0] == checked  # a miss; a key that fails
+
+
 # ------------------------------------------------------------------ a spec's tell
 
 

@@ -19,7 +19,7 @@ from referee.dsl.checker import Symbols
 from referee.dsl.interp import RULES_FAILURES, brief, key_of, show
 from referee.dsl.overlays import Choice
 from referee.engine.record import Event, Source, record_name
-from referee.engine.replay import Referee, Violation, open_referee
+from referee.engine.replay import Referee, Violation, expectations, open_referee
 from referee.errors import Problem, RefereeError, Span, fail
 from referee.spec import Spec
 from referee.text import shown
@@ -74,6 +74,9 @@ def show_position(
 def _show(spec: Spec, path: Source, choice: Choice, at: int | None, after: int | None) -> Position:
     ref = open_referee(spec, path, choice)
     try:
+        # a record's expectations are read and type-checked as `check` reads them (a bad
+        # one is bad input), not evaluated: the position is what is shown
+        expectations(ref, ref.record)
         events = ref.record.events
         n = len(events)
         for flag, value in (("--at", at), ("--after", after)):
