@@ -329,3 +329,72 @@ def test_many_numbers_of_a_refusal_are_counted(
     v = json.loads(out)["violations"][0]
     assert len(v["numbers"]) == 1_000 and v["numbers_left_out"] > 3_000
     assert len(v["trace"]) == 1_000 and v["trace_left_out"] > 3_000
+
+
+# ------------------------------------------------------------------ messages
+
+
+def flow(tmp_path: Path, mapping: str) -> Path:
+    """The record with ``expect: {...}`` written on one line (line 19)."""
+    path = tmp_path / "flow.yaml"
+    path.write_text(BASE.rstrip("\n") + f" {mapping}\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("mapping", "column", "says"),
+    [
+        ("{happened: [4.2/claim], e: 1}", 37, "expect: unknown name 'e'"),
+        ("{week: 1, ee: 3}", 23, "expect: unknown name 'ee'"),
+        ("{happened: [null]}", 25, "expect: null is no outcome of the spec's"),
+        ("{illegal: true}", 23, "expect: true is no condition of the spec's"),
+        ("{happened: {a: b}}", 24, "expect: {a: b} is no outcome of the spec's"),
+        ("{illegal: []}", 23, "expect: illegal: [] names no condition"),
+    ],
+)
+def test_a_bad_expectation_is_said_where_and_as_the_record_writes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mapping: str, column: int, says: str
+) -> None:
+    path = flow(tmp_path, mapping)
+    code, _, err = run(capsys, "check", str(path))
+    assert code == 2 and err.startswith(f"{path}:19:{column}: {says}\n"), err
+
+
+def test_a_miss_of_a_key_that_names_no_definition_is_headed_by_the_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = keyed(tmp_path, ("1 + 1", "3"))
+    code, out, _ = run(capsys, "check", str(path))
+    assert code == 1
+    assert out.startswith(
+        f"{path}:{KEY_LINE + 1}:9: event 1 (move) misses an expectation: 1 + 1 (no clause)\n"
+        "  expected 1 + 1 = 3; the rules give 2\n"
+    ), out
+
+
+def test_a_tell_that_names_two_numbers_alike_is_refused(
+    game_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    twice = CLAIM.replace("{s} claims the resource location {l}", "{x = s} claims {x = l}, {l}")
+    spec = _spec_with(game_copy, "04-locations.rules", CLAIM, twice + CLAIM)
+    code, _, err = run(capsys, "spec", "check", "--spec", spec)
+    assert code == 2
+    assert "two numbers of this tell are named 'x' [clause 4.2]" in err.splitlines()[0], err
+    assert err.count("two numbers") == 1  # `{l}` twice (in two tells, or one) is one number
+
+
+def test_alternatives_that_fail_are_said_to_fail(
+    game_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listed = "        alternatives [{to: t} for t in all_locations() where t != to]\n"
+    failing = listed.replace("t != to]", "t != to and [1][5] == 1]")
+    spec = _spec_with(game_copy, "07-movement.rules", listed, failing)
+    record = str(HOSTILE.parent.parent / "examples" / "illegal" / "muster-wrong-mon.yaml")
+    code, out, _ = run(capsys, "check", record, "--spec", spec)
+    rules = game_copy / "clauses" / "07-movement.rules"
+    assert code == 1
+    assert (
+        "  could have: the spec's alternatives failed here: an index past the end of a list"
+        f" ({rules}:"
+    ) in out
+    assert "no alternative the spec lists is legal" not in out

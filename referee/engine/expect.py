@@ -97,12 +97,14 @@ def _type_ref(t: T) -> ast.TypeRef:
 
 
 def _key_span(doc: Document, path: tuple[str | int, ...], key: str) -> Span:
-    """Where a key is written: on its value's line, or the line before."""
+    """Where a key is written: the last time its text is written before its value, on the
+    value's line (``week: 7``, ``{happened: [...], e: 1}``), or on the line before (a value
+    on a line of its own)."""
     at = doc.span(path)
     lines = doc.text.splitlines()
-    for line in (at.line, at.line - 1):
+    for line, end in ((at.line, at.column - 1), (at.line - 1, None)):
         if 1 <= line <= len(lines):
-            col = lines[line - 1].find(key)
+            col = lines[line - 1].rfind(key, 0, end)
             if col >= 0:
                 return Span(doc.file, line, col + 1)
     return at
@@ -177,6 +179,13 @@ def compile_expectations(
 def _refs(doc: Document, path: tuple[str | int, ...], value: Any, told: set[str]) -> Any:
     """Outcomes (or conditions) named clause/label, each one the spec declares."""
     refs = list(value) if isinstance(value, list) else [value]
+    if not refs and path[-1] == ILLEGAL:
+        raise _bad(
+            doc,
+            doc.span(path),
+            "expect: illegal: [] names no condition",
+            "name at least one the event must be refused citing, as clause/label",
+        )
     for i, r in enumerate(refs):
         where = path + (i,) if isinstance(value, list) else path
         if isinstance(r, (int, float)) and not isinstance(r, bool):
@@ -186,11 +195,27 @@ def _refs(doc: Document, path: tuple[str | int, ...], value: Any, told: set[str]
             raise _bad(
                 doc,
                 doc.span(where),
-                f"expect: {r!r} is no {'condition' if path[-1] == ILLEGAL else 'outcome'}"
+                f"expect: {_written(doc, where, r)} is no"
+                f" {'condition' if path[-1] == ILLEGAL else 'outcome'}"
                 " of the spec's",
                 f"did you mean '{close[0]}'?" if close else "name one as clause/label",
             )
     return list(refs)
+
+
+def _written(doc: Document, path: tuple[str | int, ...], value: Any) -> str:
+    """A value as the record writes it: a scalar as in the file, else in flow style."""
+    if isinstance(value, (dict, list)):
+        return clip(_flow(value))
+    return clip(_as_written(doc, path) or str(value))
+
+
+def _flow(v: Any) -> str:
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_flow(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(_flow(x) for x in v) + "]"
+    return "null" if v is None else "true" if v is True else "false" if v is False else str(v)
 
 
 def _as_written(doc: Document, path: tuple[str | int, ...]) -> str:

@@ -42,7 +42,7 @@ from referee.engine.record import Event, Record, Source, load_record, record_nam
 from referee.engine.values import Converter
 from referee.errors import Problem, RefereeError, Span, fail
 from referee.spec import Spec
-from referee.text import shown
+from referee.text import clip, shown
 
 MAX_LINE = 2_000  # characters of a line of a verdict
 LISTED = 1_000  # numbers and calls a violation keeps (JSON), the rest counted
@@ -726,6 +726,11 @@ def _told(verdict: Verdict) -> list[str]:
     return ["  what happened:", *out]
 
 
+def _no_clause(v: Violation) -> str:
+    """An expectation whose key names no definition or state of the spec's: its key."""
+    return f"{clip(str(v.expectation.get('key', 'expect')), 60)} (no clause)"
+
+
 def _json_lists(left_out: int) -> str:
     return (
         f"--format json lists the first {LISTED:,}" if left_out else "--format json lists them all"
@@ -772,7 +777,7 @@ def render(verdict: Verdict) -> str:
             what += " (as the record expects)" if v.as_expected else ""
             out.append(
                 f"{verdict.file}:{v.line}:{v.column}: event {v.index} ({v.action}) {what}:"
-                f" {v.cites or 'expect'}" + (f" ({v.title})" if v.title else "")
+                f" {v.cites or _no_clause(v)}" + (f" ({v.title})" if v.title else "")
             )
             out.append(f"  {v.message}")
             if v.numbers:
