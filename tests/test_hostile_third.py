@@ -350,6 +350,12 @@ def flow(tmp_path: Path, mapping: str) -> Path:
         ("{illegal: true}", 23, "expect: true is no condition of the spec's"),
         ("{happened: {a: b}}", 24, "expect: {a: b} is no outcome of the spec's"),
         ("{illegal: []}", 23, "expect: illegal: [] names no condition"),
+        (
+            "{'hand(tokugawa)': [null]}",
+            33,
+            "events[0].expect.hand(tokugawa)[0]: expected the name of card, found null (nothing)",
+        ),
+        ("{resource_holder(Kuwana): true}", 39, "expected the name of side, found true/false"),
     ],
 )
 def test_a_bad_expectation_is_said_where_and_as_the_record_writes_it(
@@ -357,7 +363,8 @@ def test_a_bad_expectation_is_said_where_and_as_the_record_writes_it(
 ) -> None:
     path = flow(tmp_path, mapping)
     code, _, err = run(capsys, "check", str(path))
-    assert code == 2 and err.startswith(f"{path}:19:{column}: {says}\n"), err
+    assert code == 2 and err.startswith(f"{path}:19:{column}: "), err
+    assert err.splitlines()[0].endswith(says), err
 
 
 def test_a_miss_of_a_key_that_names_no_definition_is_headed_by_the_key(
