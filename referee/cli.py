@@ -44,6 +44,22 @@ from referee.topics import explain_topic, render_topic
 from referee.verify.prover import prove
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
+MAX_GAMES = 10_000  # --games N: random games played (and judged) by one command
+MAX_SEED = 10**18  # --seed S: fewer than 19 digits, either side of 0
+
+
+def _games_problem(games: int | None, seed: int | None) -> str:
+    """What is wrong with --games and --seed, if anything."""
+    if games is not None and not 1 <= games <= MAX_GAMES:
+        return f"--games N needs N from 1 to {MAX_GAMES:,}, not {_number(games)}"
+    if seed is not None and not -MAX_SEED < seed < MAX_SEED:
+        return f"--seed S needs a whole number of at most 18 digits, not {_number(seed)}"
+    return ""
+
+
+def _number(n: int) -> str:
+    text = str(n)
+    return text if len(text) <= 30 else f"{text[:20]}... ({len(text):,} digits)"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -598,8 +614,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         problem = (
             f"{' and '.join(for_games)} only go{'es' if len(for_games) == 1 else ''} with --games N"
         )
-    elif args.games is not None and args.games < 1:
-        problem = f"--games N needs N >= 1, not {args.games}"
+    elif _games_problem(args.games, args.seed):
+        problem = _games_problem(args.games, args.seed)
     elif args.until is not None and args.weeks is not None:
         problem = "give --until or --weeks, not both"
     if problem:
@@ -619,14 +635,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    problem = _games_problem(args.games, args.seed)
+    if args.games > 1 and args.out is None:
+        problem = "--games N needs --out DIR for more than one game"
+    if problem:
+        print(f"referee play: {problem}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     spec = _load(args)
     until = args.until or (f"week > {args.weeks}" if args.weeks is not None else "")
-    if args.games < 1 or (args.games > 1 and args.out is None):
-        print(
-            "referee play: --games N needs N >= 1, and --out DIR for more than one game",
-            file=sys.stderr,
-        )
-        return EXIT_BAD_INPUT
     if args.out is None:
         game = play(spec, args.seed, until)
         if not args.quiet:

@@ -66,6 +66,14 @@ class Match:
 
 def explain_topic(spec: Spec, topic: str) -> dict[str, Any]:
     """The explanation of the first thing ``topic`` names, with the others it names too."""
+    qualifier, sep, rest = topic.partition(":")
+    if not (rest if sep and qualifier in QUALIFIERS else topic).strip():
+        what = WHAT.get(qualifier, "") if sep else ""
+        raise fail(
+            Span("<command line>", 0, 0),
+            f"explain: name a {what or 'topic'}" + (f" after '{qualifier}:'" if sep else ""),
+            "as `referee explain 7.3.5`, `referee explain clause:7.3.1/no-pickup`",
+        )
     found = matches(spec, topic)
     if not found:
         qualifier, sep, rest = topic.partition(":")
@@ -182,7 +190,7 @@ def _known(spec: Spec) -> dict[str, list[str]]:
 def _did_you_mean(names: list[str]) -> str:
     if not names:
         return ""
-    quoted = [f"'{n}'" for n in names]
+    quoted = [f"'{n}'" for n in dict.fromkeys(names)]
     said = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
     return f"did you mean {said}?"
 

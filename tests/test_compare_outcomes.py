@@ -312,7 +312,7 @@ def test_only_the_base_printing_makes_no_variant(capsys: pytest.CaptureFixture[s
         ([str(SPLIT), "--games", "2"], "give a RECORD or --games N, not both"),
         ([str(SPLIT), "--seed", "3"], "--seed only goes with --games N"),
         ([str(SPLIT), "--seed", "3", "--weeks", "1"], "--seed and --weeks only go with --games N"),
-        (["--games", "0"], "--games N needs N >= 1, not 0"),
+        (["--games", "0"], "--games N needs N from 1 to 10,000, not 0"),
         (
             ["--games", "1", "--weeks", "1", "--until", "week > 2"],
             "give --until or --weeks, not both",
@@ -325,7 +325,7 @@ def test_usage_errors(capsys: pytest.CaptureFixture[str], argv: list[str], messa
 
 def test_a_bad_until(capsys: pytest.CaptureFixture[str]) -> None:
     err = errors(capsys, "--games", "1", "--until", "wek > 1", "--only", "S-split")
-    assert err == "<--until>:1:1: unknown name 'wek' in --until\n"
+    assert err == "<--until>:1:1: unknown name 'wek' in --until\n  hint: did you mean 'week'?\n"
 
 
 # ------------------------------------------------------------------ --games
@@ -391,10 +391,10 @@ def test_a_judgement_that_fails_is_said_and_the_others_counted(
 
     real = compare_module.check_record
 
-    def check_record(spec: Any, path: Path, choice: Any, keep_going: bool = False) -> Any:
+    def check_record(spec: Any, path: Path, choice: Any, keep_going: bool, **kw: Any) -> Any:
         if path.name == "game-0001.yaml" and choice.off == ["D-mori-cost"]:
             raise ValueError("a stand-in for a bug")
-        return real(spec, path, choice, keep_going)
+        return real(spec, path, choice, keep_going, **kw)
 
     monkeypatch.setattr(compare_module, "check_record", check_record)
     assert main(["compare", *GAMES]) == 2

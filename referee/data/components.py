@@ -41,7 +41,7 @@ class Components:
 
     def item(self, collection: str, key: str) -> dict[str, Any] | None:
         for i in self.collections.get(collection, []):
-            if _key(i) == key:
+            if key and _key(i) == key:  # an entry without a name is named by nothing
                 return i
         return None
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 from referee.dsl import ast
@@ -474,8 +474,16 @@ class Checker:
                 if st.clause and st.clause not in self.sym.clauses:
                     self.error(st.span, f"no clause {st.clause} to tell of")
                 st.clause = st.clause or self.clause
-                for _, e in st.names:
+                named: dict[str, ast.Expr] = {}
+                for name, e in st.names:
                     self.expr(e, scope)
+                    first = named.setdefault(name, e)
+                    if first is not e and not _alike(first, e):  # `{l}` twice is one number
+                        self.error(
+                            e.span,
+                            f"two numbers of this tell are named '{name}'",
+                            "give each a name of its own: {name = expression}",
+                        )
 
     def settable(self, target: ast.Expr, scope: dict[str, T]) -> bool:
         if isinstance(target, ast.Name):
@@ -841,3 +849,16 @@ def check_modules(
     sym = c.check()
     problems = sorted(c.problems, key=lambda p: (p.span.file, p.span.line, p.span.column))
     return sym, problems
+
+
+def _alike(a: Any, b: Any) -> bool:
+    """The same expression, wherever each is written."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_alike(x, y) for x, y in zip(a, b, strict=True))
+    if is_dataclass(a) and not isinstance(a, type):
+        return all(
+            _alike(getattr(a, f.name), getattr(b, f.name)) for f in fields(a) if f.name != "span"
+        )
+    return bool(a == b)

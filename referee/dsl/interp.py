@@ -41,25 +41,66 @@ class TraceEntry:
         return f"{self.name}({args}) = {brief(self.result)}  ({source})"
 
 
+SHOWN_VALUE = 1_000  # characters of a value in a message or a told text
+LISTED_ITEMS = 1_000  # items of a value given as data (JSON) before it is given as text
+
+
 def brief(v: Any, limit: int = 60) -> str:
     """A value shown within about ``limit`` characters, cut only between items: a long
-    list keeps its first items and says how many more there are."""
-    text = show(v)
-    if len(text) <= limit:
+    list keeps its first items and says how many more there are. What is cut is never
+    written out: a list of a million long texts costs what its first items cost."""
+    text = _shown_within(v, limit)
+    if text is not None:
         return text
     if isinstance(v, dict) and "id" not in v and "name" not in v:
-        parts = [f"{k}: {brief(x, max(limit // 2, 12))}" for k, x in v.items()]
-        return "{" + _fit(parts, limit, " fields") + "}"
+        parts = (f"{k}: {brief(x, max(limit // 2, 12))}" for k, x in v.items())
+        return "{" + _fit(parts, len(v), limit, " fields") + "}"
     if isinstance(v, (tuple, list, frozenset)):
-        items = [brief(x, max(limit // 2, 12)) for x in v]
-        return "[" + _fit(items, limit) + "]"
+        items = (brief(x, max(limit // 2, 12)) for x in v)
+        return "[" + _fit(items, len(v), limit) + "]"
     if isinstance(v, str):
         cut = v[:limit].rsplit(" ", 1)[0]
         return cut + " ..."
-    return text
+    return show(v)
 
 
-def _fit(parts: list[str], limit: int, what: str = "") -> str:
+def _shown_within(v: Any, limit: int) -> str | None:
+    """``show(v)`` if it is at most ``limit`` characters long, else None: found out without
+    writing more than ``limit`` characters of it."""
+    out: list[str] = []
+    room = limit
+
+    def put(text: str) -> bool:
+        nonlocal room
+        room -= len(text)
+        if room >= 0:
+            out.append(text)
+        return room >= 0
+
+    def walk(x: Any) -> bool:
+        if isinstance(x, dict) and "id" not in x and "name" not in x:
+            return (
+                put("{")
+                and all(
+                    (i == 0 or put(", ")) and put(f"{k}: ") and walk(y)
+                    for i, (k, y) in enumerate(x.items())
+                )
+                and put("}")
+            )
+        if isinstance(x, (tuple, list, frozenset)):
+            return (
+                put("[")
+                and all((i == 0 or put(", ")) and walk(y) for i, y in enumerate(x))
+                and put("]")
+            )
+        if isinstance(x, str):
+            return put(x) if len(x) <= room else put(x[: room + 1])
+        return put(show(x))
+
+    return "".join(out) if walk(v) else None
+
+
+def _fit(parts: Iterator[str], total: int, limit: int, what: str = "") -> str:
     out: list[str] = []
     used = 0
     for p in parts:
@@ -67,8 +108,31 @@ def _fit(parts: list[str], limit: int, what: str = "") -> str:
             break
         out.append(p)
         used += len(p) + 2
-    rest = len(parts) - len(out)
-    return ", ".join(out) + (f", ... {rest} more{what}" if rest else "")
+    rest = total - len(out)
+    return ", ".join(out) + (f", ... {rest:,} more{what}" if rest else "")
+
+
+def listed(v: Any) -> Any:
+    """A value as data for JSON (``plain``), unless it holds more than LISTED_ITEMS items or
+    texts longer than SHOWN_VALUE characters in all: then as a text (``brief``) that keeps
+    its first items and says how many more there are."""
+    budget = [LISTED_ITEMS, SHOWN_VALUE * 10]
+
+    def small(x: Any) -> bool:
+        if isinstance(x, str):
+            budget[1] -= len(x)
+            return budget[1] >= 0
+        if isinstance(x, dict):
+            if "id" in x or "name" in x:
+                return True
+            budget[0] -= len(x)
+            return budget[0] >= 0 and all(small(y) for y in x.values())
+        if isinstance(x, (tuple, list, frozenset)):
+            budget[0] -= len(x)
+            return budget[0] >= 0 and all(small(y) for y in x)
+        return True
+
+    return plain(v) if small(v) else brief(v, SHOWN_VALUE)
 
 
 def show(v: Any) -> str:
@@ -96,6 +160,33 @@ def plain(v: Any) -> Any:
     if isinstance(v, (tuple, list)):
         return [plain(x) for x in v]
     return v
+
+
+# What evaluating the rules may raise on values they were never meant to meet (a position
+# the rules never reach in play, values a failed check was guarding, a record's ``expect:``
+# key that indexes past the end of a list): the caller says where, never a traceback.
+RULES_FAILURES = (
+    ArithmeticError,
+    AttributeError,
+    IndexError,
+    KeyError,
+    TypeError,
+    ValueError,
+    RecursionError,
+)
+
+
+def failure(err: BaseException) -> str:
+    """What went wrong evaluating the rules, in words rather than Python's."""
+    if isinstance(err, RecursionError):
+        return "an expression nested too deeply to evaluate"
+    if isinstance(err, IndexError):
+        return "an index past the end of a list"
+    if isinstance(err, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(err, KeyError):
+        return f"no entry for {show(err.args[0]) if err.args else 'it'}"
+    return f"{type(err).__name__}: {err}"
 
 
 # How many times standing rules may fire after one change before the rules are said to loop.
@@ -257,7 +348,9 @@ class Interpreter:
         ok = bool(self.eval(req.cond, env))
         if ok:
             return True, ""
-        text = "".join(p if isinstance(p, str) else show(self.eval(p, env)) for p in req.parts)
+        text = "".join(
+            p if isinstance(p, str) else brief(self.eval(p, env), SHOWN_VALUE) for p in req.parts
+        )
         return ok, text
 
     # ------------------------------------------------------------ calls
@@ -463,7 +556,9 @@ class Interpreter:
                 or (row.key_kind == "bool" and key is k[0])
             ):
                 return self.eval(row.value, {})
-        raise fail(d.span, f"table {d.name} has no row for {show(key)}", clause=d.clause)
+        raise fail(
+            d.span, f"table {d.name} has no row for {brief(key, SHOWN_VALUE)}", clause=d.clause
+        )
 
     # ------------------------------------------------------------ expressions
     def eval(self, e: ast.Expr, env: dict[str, Any]) -> Any:
@@ -934,7 +1029,9 @@ class Interpreter:
 
     def tell(self, st: ast.TellStmt, env: dict[str, Any]) -> None:
         values = {id(e): self.eval(e, env) for _, e in st.names}
-        text = "".join(p if isinstance(p, str) else show(values[id(p)]) for p in st.parts)
+        text = "".join(
+            p if isinstance(p, str) else brief(values[id(p)], SHOWN_VALUE) for p in st.parts
+        )
         named = {name: values[id(e)] for name, e in reversed(st.names)}  # the first of a name
         self.told.append((st, text, [(n, named[n]) for n in dict.fromkeys(n for n, _ in st.names)]))
 

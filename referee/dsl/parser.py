@@ -15,6 +15,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.tree import Meta
 
 from referee import resources
+from referee.data.limits import MAX_DIGITS
 from referee.dsl import ast
 from referee.errors import Problem, RefereeError, Span
 
@@ -749,8 +750,25 @@ def _terminal_text(name: str) -> str:
     return {"INT": "a number", "NAME": "a name", "STRING": "a text"}.get(name, name.lower())
 
 
+# a number in a string is no number; anything else made of digits is
+_DIGITS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\d+')
+
+
 def parse_expr(text: str, where: Span, what: str = "message") -> ast.Expr:
-    """Parse one expression (a message's ``{...}``), its spans placed at ``where``."""
+    """Parse one expression (a message's ``{...}``, a record's ``expect:`` key, ``--until``),
+    its spans placed at ``where``. Held to what a .rules file is held to: no number of more
+    than MAX_DIGITS digits, and no nesting too deep to parse, each a located problem."""
+    for m in _DIGITS.finditer(text):
+        if m.group()[0] != '"' and len(m.group()) > MAX_DIGITS:
+            at = Span(where.file, where.line, where.column + m.start())
+            raise RefereeError([Problem(at, f"a number of more than {MAX_DIGITS} digits")])
+    try:
+        return _parse_expr(text, where, what)
+    except RecursionError:
+        raise RefereeError([Problem(where, "an expression nested too deeply to parse")]) from None
+
+
+def _parse_expr(text: str, where: Span, what: str) -> ast.Expr:
     try:
         tree = lark_parser().parse(text, start="expr")
     except UnexpectedInput as err:

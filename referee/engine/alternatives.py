@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.dsl import ast
-from referee.dsl.interp import key_of, show
+from referee.dsl.interp import RULES_FAILURES, SHOWN_VALUE, brief, failure, key_of
 from referee.engine.machine import NotAllowed
 from referee.engine.record import Event
 from referee.engine.trial import Mark, as_event, legal_quietly, raw
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 MAX_TRIED = 2_000  # candidates judged for one refused event, at most
 SHOWN = 12  # alternatives a line of the text verdict lists, at most
+FAILED = "the spec's alternatives failed here"  # the note when they cannot be listed
 
 
 def judge(ref: Referee, ev: Event, keep_going: bool = False) -> list[Violation]:
@@ -85,9 +86,10 @@ def alternatives(
     try:
         listed = interp.eval(allow.alternatives, dict(env))
     except RefereeError as err:
-        return [], f"the spec's alternatives cannot be listed here: {err.problems[0].message}"
-    except (ArithmeticError, AttributeError, IndexError, KeyError, TypeError, ValueError) as err:
-        return [], f"the spec's alternatives cannot be listed here ({type(err).__name__})"
+        p = err.problems[0]
+        return [], f"{FAILED}: {p.message} ({p.span})"
+    except RULES_FAILURES as err:
+        return [], f"{FAILED}: {failure(err)} ({allow.alternatives.span})"
     params = [p.name for p in allow.params]
     defaults = {p.name: interp.eval(p.default, {}) for p in allow.params if p.default}
     candidates = _candidates(listed, params, env)
@@ -146,8 +148,8 @@ def _text(changing: list[str], args: dict[str, Any]) -> str:
     if not changing:
         return "the rest as given"
     if len(changing) == 1:
-        return show(args[changing[0]])
-    return " ".join(f"{k} {show(args[k])}" for k in changing)
+        return brief(args[changing[0]], SHOWN_VALUE)
+    return " ".join(f"{k} {brief(args[k], SHOWN_VALUE)}" for k in changing)
 
 
 def lines(v: Violation) -> list[str]:
@@ -155,6 +157,8 @@ def lines(v: Violation) -> list[str]:
     arguments they change, at most ``SHOWN`` to a line."""
     if not v.alternatives_note:
         return []
+    if v.alternatives_note.startswith(FAILED):  # nothing was tried
+        return [f"  could have: {v.alternatives_note}"]
     if not v.alternatives:
         return [f"  could have: no alternative the spec lists is legal ({v.alternatives_note})"]
     groups: dict[str, list[str]] = {}

@@ -13,11 +13,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.dsl.overlays import Choice, base_printing, overlay_groups
 from referee.engine.batch import _tick
-from referee.engine.play import as_yaml, play_many
+from referee.engine.play import as_yaml, play_many, until_condition
 from referee.engine.pool import run_guarded
-from referee.engine.record import Source
+from referee.engine.record import Source, record_name
 from referee.engine.replay import Verdict, Violation, check_record
 from referee.errors import RefereeError, Span, fail
 from referee.spec import Spec
@@ -206,15 +207,31 @@ def select(spec: Spec, only: list[str]) -> list[tuple[str, Choice]]:
 
 def compare(spec: Spec, path: Source, only: list[str] | None = None) -> Comparison:
     runs = select(spec, only or [])
-    base = check_record(spec, path, Choice(), keep_going=True)
+    base = _judged(spec, path, Choice(), "the base setting")
     result = Comparison(base.file, f"printing {base.printing}")
     for name, choice in runs:
-        other = check_record(spec, path, choice, keep_going=True)
+        other = _judged(spec, path, choice, name)
         result.variants.append(name)
         d, o = differ(name, base, other)
         result.differences += [d] if d is not None else []
         result.outcomes += [o] if o is not None else []
     return result
+
+
+def _judged(spec: Spec, path: Source, choice: Choice, variant: str) -> Verdict:
+    """One setting's verdict on the record, without its expectations, under the time limit
+    for one record (REFEREE_TIME_LIMIT): each variant has the time ``check`` has."""
+    limit = time_limit_seconds()
+    try:
+        with time_limit(limit):
+            return check_record(spec, path, choice, keep_going=True, expect=False)
+    except TimeUp:
+        raise fail(
+            Span(record_name(path), 0, 0),
+            f"stopped: judging the record under {variant} took longer than the limit of"
+            f" {limit:g} s",
+            "REFEREE_TIME_LIMIT sets the limit, in seconds",
+        ) from None
 
 
 def differ(
@@ -362,7 +379,7 @@ def _judge(item: tuple[int, int]) -> Verdict | RefereeError:
     spec, paths, choices = _JUDGING
     game, setting = item
     try:
-        return check_record(spec, paths[game], choices[setting], keep_going=True)
+        return check_record(spec, paths[game], choices[setting], keep_going=True, expect=False)
     except RefereeError as err:
         return err
 
@@ -385,6 +402,7 @@ def compare_games(
     a verdict and those in which it changes an outcome. Each judgement is one work item,
     under the time limit for one record; one that fails is said, the rest counted."""
     runs = select(spec, only or [])  # a bad --only said once, before any game is played
+    until_condition(spec, until)  # and a bad --until
     result = GamesComparison(seeds, until, f"printing {base_printing(spec.sym)}")
     games = play_many(spec, seeds, until)
     result.events = sum(len(g.events) for g in games)

@@ -23,12 +23,22 @@ from typing import Any
 from referee.data.source import Document
 from referee.dsl import ast
 from referee.dsl.checker import Checker, Symbols
-from referee.dsl.interp import Interpreter, args_key, brief, key_of, plain, show
+from referee.dsl.interp import (
+    RULES_FAILURES,
+    SHOWN_VALUE,
+    Interpreter,
+    TraceEntry,
+    args_key,
+    brief,
+    key_of,
+    plain,
+)
 from referee.dsl.parser import parse_expr
 from referee.dsl.types import BUILTINS, T
 from referee.engine.record import Event
 from referee.engine.values import Converter
 from referee.errors import Problem, RefereeError, Span
+from referee.text import clip
 
 HAPPENED, NOT_HAPPENED, ILLEGAL = "happened", "not_happened", "illegal"
 
@@ -41,6 +51,17 @@ class Expectation:
     expected: Any  # converted to the expression's type (outcome labels for happened)
     clause: str = ""  # the clause of the definition or state the key names first
     name: str = ""  # that definition's or state's name
+    where: Span | None = None  # where the record writes the key
+
+
+class KeyFailed(Exception):
+    """The rules fail on an expectation's key after its event (an index past the end of a
+    list, a budget broken): the record's fault, said at the key."""
+
+    def __init__(self, expectation: Expectation, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.expectation = expectation
+        self.cause = cause
 
 
 @dataclass
@@ -76,12 +97,14 @@ def _type_ref(t: T) -> ast.TypeRef:
 
 
 def _key_span(doc: Document, path: tuple[str | int, ...], key: str) -> Span:
-    """Where a key is written: on its value's line, or the line before."""
+    """Where a key is written: the last time its text is written before its value, on the
+    value's line (``week: 7``, ``{happened: [...], e: 1}``), or on the line before (a value
+    on a line of its own)."""
     at = doc.span(path)
     lines = doc.text.splitlines()
-    for line in (at.line, at.line - 1):
+    for line, end in ((at.line, at.column - 1), (at.line - 1, None)):
         if 1 <= line <= len(lines):
-            col = lines[line - 1].find(key)
+            col = lines[line - 1].rfind(key, 0, end)
             if col >= 0:
                 return Span(doc.file, line, col + 1)
     return at
@@ -134,22 +157,35 @@ def compile_expectations(
             continue
         if not isinstance(key, str) or not key.strip():
             raise _bad(doc, where, "expect: each key is an expression of the rules language")
-        e = parse_expr(key, where, "expect")
-        checker.problems = []
-        t = checker.expr(e, {k: t for k, (t, _) in bare.items()})
+        try:
+            e = parse_expr(key, where, "expect")
+            checker.problems = []
+            t = checker.expr(e, {k: t for k, (t, _) in bare.items()})
+        except RecursionError:
+            raise _bad(doc, where, "expect: an expression nested too deeply to check") from None
+        except RefereeError as err:
+            p = err.problems[0]
+            raise _bad(doc, p.span, f"expect: {p.message}", p.hint) from None
         if checker.problems:
             p = checker.problems[0]
             raise _bad(doc, p.span, f"expect: {p.message}", p.hint)
         # null: nothing (no owner, no side)
         expected = None if value is None else plain(convert.convert(value, _type_ref(t), path))
         clause, name = _head(sym, e)
-        out.append(Expectation(key, path, e, expected, clause, name))
+        out.append(Expectation(key, path, e, expected, clause, name, where))
     return out
 
 
 def _refs(doc: Document, path: tuple[str | int, ...], value: Any, told: set[str]) -> Any:
     """Outcomes (or conditions) named clause/label, each one the spec declares."""
     refs = list(value) if isinstance(value, list) else [value]
+    if not refs and path[-1] == ILLEGAL:
+        raise _bad(
+            doc,
+            doc.span(path),
+            "expect: illegal: [] names no condition",
+            "name at least one the event must be refused citing, as clause/label",
+        )
     for i, r in enumerate(refs):
         where = path + (i,) if isinstance(value, list) else path
         if isinstance(r, (int, float)) and not isinstance(r, bool):
@@ -159,11 +195,27 @@ def _refs(doc: Document, path: tuple[str | int, ...], value: Any, told: set[str]
             raise _bad(
                 doc,
                 doc.span(where),
-                f"expect: {r!r} is no {'condition' if path[-1] == ILLEGAL else 'outcome'}"
+                f"expect: {_written(doc, where, r)} is no"
+                f" {'condition' if path[-1] == ILLEGAL else 'outcome'}"
                 " of the spec's",
                 f"did you mean '{close[0]}'?" if close else "name one as clause/label",
             )
     return list(refs)
+
+
+def _written(doc: Document, path: tuple[str | int, ...], value: Any) -> str:
+    """A value as the record writes it: a scalar as in the file, else in flow style."""
+    if isinstance(value, (dict, list)):
+        return clip(_flow(value))
+    return clip(_as_written(doc, path) or str(value))
+
+
+def _flow(v: Any) -> str:
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_flow(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(_flow(x) for x in v) + "]"
+    return "null" if v is None else "true" if v is True else "false" if v is False else str(v)
 
 
 def _as_written(doc: Document, path: tuple[str | int, ...]) -> str:
@@ -234,28 +286,38 @@ def check_expectations(
             if wanted and not x.expected and told:  # happened: [] -- nothing at all
                 wrong = ["nothing"]
             if wrong:
-                said = ", ".join(told) or "nothing"
+                said = _some(told) or "nothing"
                 verb = "was not told" if wanted and x.expected else "was told"
                 misses.append(
-                    Miss(x, told, f"expected {x.key}: {', '.join(wrong)} {verb}; told: {said}", [])
+                    Miss(x, told, f"expected {x.key}: {_some(wrong)} {verb}; told: {said}", [])
                 )
             continue
-        value = plain(interp.eval(x.expr, dict(env)))
-        if _same(value, x.expected):
-            continue
-        numbers, setter = _numbers(interp, x.expr, env), _set_by(interp, x.expr, env)
+        try:
+            value = plain(interp.eval(x.expr, dict(env)))
+            if _same(value, x.expected):
+                continue
+            numbers, setter = _numbers(interp, x.expr, env), _set_by(interp, x.expr, env)
+        except (RefereeError, *RULES_FAILURES) as err:
+            raise KeyFailed(x, err) from None
         if setter:
-            numbers.append(f"{x.key} = {brief(value)}: set by {setter}")
+            numbers.append(f"{clip(x.key)} = {brief(value)}: set by {setter}")
         misses.append(
             Miss(
                 x,
                 value,
-                f"expected {x.key} = {show(x.expected)}; the rules give {show(value)}",
+                f"expected {clip(x.key)} = {brief(x.expected, SHOWN_VALUE)};"
+                f" the rules give {brief(value, SHOWN_VALUE)}",
                 numbers,
                 setter or x.clause,
             )
         )
     return misses
+
+
+def _some(names: list[str], shown: int = 20) -> str:
+    """Names one after the other, the first ``shown`` of them, and how many more."""
+    more = f", ... {len(names) - shown:,} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
 
 
 def _set_by(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> str:
@@ -273,19 +335,41 @@ def _set_by(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> str:
     return interp.set_by.get((name, args_key(args) if d.params else None), "")
 
 
+MAX_TRACED = 200  # calls traced to show the numbers behind a miss
+
+
+class _Enough(Exception):
+    """The trace of a miss holds MAX_TRACED calls: enough to show, and to stop at."""
+
+
+class _Capped(list[TraceEntry]):
+    def append(self, entry: TraceEntry) -> None:
+        if len(self) >= MAX_TRACED:
+            raise _Enough
+        super().append(entry)
+
+
 def _numbers(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> list[str]:
-    """The calls that computed a value, each with its clause (evaluated again, traced)."""
+    """The calls that computed a value, each with its clause (evaluated again, traced, so
+    with nothing kept): at most MAX_TRACED calls, the evaluation stopped there, so that a
+    miss costs about what a hit costs."""
     saved, saved_depth = interp.trace, interp.trace_depth
-    interp.trace, interp.trace_depth = [], 1_000_000
+    trace = _Capped()
+    interp.trace, interp.trace_depth = trace, 1_000_000
+    stopped = False
     try:
         interp.eval(e, dict(env))
-        trace = interp.trace
+    except _Enough:
+        stopped = True
     finally:
         interp.trace, interp.trace_depth = saved, saved_depth
     seen: dict[str, None] = {}
     for t in trace:
         seen.setdefault(str(t), None)
-    return list(seen)
+    out = list(seen)
+    if stopped:
+        out.append(f"... (the first {MAX_TRACED} calls evaluated; the rest not traced)")
+    return out
 
 
 def refused(expectations: list[Expectation], cited: list[str]) -> tuple[bool, str]:

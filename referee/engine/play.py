@@ -15,9 +15,13 @@ from typing import Any
 
 import yaml
 
+from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.data.source import parse_document
 from referee.dsl import ast
+from referee.dsl.checker import Checker
 from referee.dsl.overlays import Choice
+from referee.dsl.parser import parse_expr
+from referee.dsl.types import BOOL, compatible
 from referee.engine.batch import on_every_core
 from referee.engine.record import Record
 from referee.engine.replay import Referee
@@ -55,6 +59,7 @@ class Player:
         game = spec.game
         doc = parse_document(f"game: {game.name if game else ''}\nevents: []\n", "<play>")
         self.ref = Referee(spec, Record(doc, game.name if game else ""), choice or Choice())
+        self.deciding = False  # evaluating the --until condition
         self.ref.start()
         players = self.ref.sym.types.get(game.players) if game and game.players else None
         self.players = players.values if isinstance(players, ast.EnumDecl) else [None]
@@ -108,9 +113,13 @@ class Player:
             if top is None or top.step is None or not top.step.allows:
                 game.stopped = "the game is over"
                 break
-            if until is not None and self.ref.interp.eval(until, {}):
-                game.stopped = "the condition to stop holds"
-                break
+            if until is not None:
+                self.deciding = True  # the --until condition, for what a time-out blames
+                holds = self.ref.interp.eval(until, {})
+                self.deciding = False
+                if holds:
+                    game.stopped = "the condition to stop holds"
+                    break
             event = self.step()
             if event is None:
                 top = self.ref.machine.top
@@ -124,15 +133,58 @@ class Player:
         return game
 
 
-def play(spec: Spec, seed: int, until: str = "", choice: Choice | None = None) -> Game:
-    from referee.dsl.parser import parse_expr
+UNTIL = Span("<--until>", 1, 1)
+NO_CONDITION = "--until cannot be evaluated as a condition"
+AS_WEEK = "name a value of the game's state, as `week > 2`"
 
-    condition = parse_expr(until, Span("<--until>", 1, 1)) if until else None
-    player = Player(spec, seed, choice)
+
+def until_condition(spec: Spec, until: str) -> ast.Expr | None:
+    """``--until``, parsed and type-checked against the spec: a condition (true or false)
+    on the game's state, or a located error (exit 2). None when there is none."""
+    if not until:
+        return None
+    condition = parse_expr(until, UNTIL, "--until")
+    checker = Checker([], spec.sym.data_values)
+    checker.sym = spec.sym
     try:
-        return player.play(condition)
+        t = checker.expr(condition, {})
+    except RecursionError:
+        raise fail(UNTIL, "--until: an expression nested too deeply to check") from None
+    if checker.problems:
+        p = checker.problems[0]
+        if p.message.startswith("unknown name"):
+            raise fail(p.span, f"{p.message} in --until", p.hint or AS_WEEK)
+        raise fail(p.span, f"{NO_CONDITION}: {p.message}", p.hint or AS_WEEK)
+    if not compatible(BOOL, t):
+        a = "an" if str(t)[:1] in tuple("aeiou") else "a"
+        raise fail(UNTIL, f"{NO_CONDITION}: it gives {a} {t}, not true or false", AS_WEEK)
+    return condition
+
+
+def play(spec: Spec, seed: int, until: str = "", choice: Choice | None = None) -> Game:
+    """One random legal game, stopped when ``until`` holds; under the time limit for one
+    record (REFEREE_TIME_LIMIT), the --until condition's evaluations included."""
+    condition = until_condition(spec, until)
+    limit = time_limit_seconds()
+    player: Player | None = None
+    try:
+        with time_limit(limit):
+            player = Player(spec, seed, choice)
+            return player.play(condition)
+    except TimeUp:
+        if player is not None and player.deciding:
+            raise fail(
+                UNTIL,
+                f"--until: evaluating the condition took longer than the limit of {limit:g} s",
+                AS_WEEK,
+            ) from None
+        raise fail(
+            Span("<play>", 0, 0),
+            f"stopped: playing the game of seed {seed} took longer than the limit of {limit:g} s",
+            "REFEREE_TIME_LIMIT sets the limit, in seconds",
+        ) from None
     except KeyError as err:
-        raise fail(Span("<--until>", 1, 1), f"unknown name {err} in --until") from None
+        raise fail(UNTIL, f"unknown name {err} in --until") from None
     except (
         ArithmeticError,
         AssertionError,
@@ -142,12 +194,12 @@ def play(spec: Spec, seed: int, until: str = "", choice: Choice | None = None) -
         ValueError,
     ) as err:
         raise fail(
-            Span("<--until>", 1, 1),
-            f"--until cannot be evaluated as a condition ({type(err).__name__}): name a"
-            " value of the game's state, as `week > 2`",
+            UNTIL,
+            f"{NO_CONDITION} ({type(err).__name__}): {AS_WEEK}",
         ) from None
     finally:
-        player.ref.release()
+        if player is not None:
+            player.ref.release()
 
 
 _PLAYING: tuple[Spec, str, Choice | None] | None = None

@@ -16,14 +16,15 @@ from typing import Any
 from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
-from referee.dsl.interp import key_of, show
+from referee.dsl.interp import RULES_FAILURES, brief, key_of, show
 from referee.dsl.overlays import Choice
 from referee.engine.record import Event, Source, record_name
-from referee.engine.replay import RULES_FAILURES, Referee, Violation, open_referee
+from referee.engine.replay import Referee, Violation, expectations, open_referee
 from referee.errors import Problem, RefereeError, Span, fail
 from referee.spec import Spec
 from referee.text import shown
 
+MAX_SUMMARY = 2_000  # characters of the spec's summary shown
 WIDTH = 100  # a line of text output wraps (between items, never inside one) past this
 
 
@@ -73,6 +74,9 @@ def show_position(
 def _show(spec: Spec, path: Source, choice: Choice, at: int | None, after: int | None) -> Position:
     ref = open_referee(spec, path, choice)
     try:
+        # a record's expectations are read and type-checked as `check` reads them (a bad
+        # one is bad input), not evaluated: the position is what is shown
+        expectations(ref, ref.record)
         events = ref.record.events
         n = len(events)
         for flag, value in (("--at", at), ("--after", after)):
@@ -132,7 +136,7 @@ def _read(
     record = ref.record
     n = len(record.events)
     d = ref.sym.values.get("summary")
-    summary = str(show(ref.interp.call("summary"))) if isinstance(d, ast.Define) else ""
+    summary = brief(ref.interp.call("summary"), MAX_SUMMARY) if isinstance(d, ast.Define) else ""
     state, defaults = read_state(ref)
     return Position(
         file=record.doc.file,

@@ -15,12 +15,22 @@ from typing import Any
 
 from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.dsl import ast
-from referee.dsl.interp import CheckFailed, StandingLoop, brief, plain, show
+from referee.dsl.interp import (
+    RULES_FAILURES,
+    SHOWN_VALUE,
+    CheckFailed,
+    StandingLoop,
+    brief,
+    failure,
+    listed,
+    show,
+)
 from referee.dsl.overlays import Choice, in_force
 from referee.engine import alternatives
 from referee.engine.expect import (
     ILLEGAL,
     Expectation,
+    KeyFailed,
     bare_enum_values,
     check_expectations,
     compile_expectations,
@@ -32,21 +42,14 @@ from referee.engine.record import Event, Record, Source, load_record, record_nam
 from referee.engine.values import Converter
 from referee.errors import Problem, RefereeError, Span, fail
 from referee.spec import Spec
-from referee.text import shown
+from referee.text import clip, shown
 
 MAX_LINE = 2_000  # characters of a line of a verdict
-
-# What evaluating the rules may raise on values a record gives them (a position the rules
-# never reach in play, or, with --all, values a failed check was guarding).
-RULES_FAILURES = (
-    ArithmeticError,
-    AttributeError,
-    IndexError,
-    KeyError,
-    TypeError,
-    ValueError,
-    RecursionError,
-)
+LISTED = 1_000  # numbers and calls a violation keeps (JSON), the rest counted
+SHOWN_LINES = 50  # of those, lines shown in the text
+TOLD_LISTED = 1_000  # outcomes of one event a verdict keeps (JSON), the rest counted
+TOLD_IN_ALL = 10_000  # outcomes of all the events a verdict keeps
+TOLD_SHOWN = 100  # outcomes of one event shown in the text
 
 
 @dataclass
@@ -71,10 +74,22 @@ class Violation:
     # {"args", "changing", "left_out", "text"} each; the note says how many were tried
     alternatives: list[dict[str, Any]] = field(default_factory=list)
     alternatives_note: str = ""
+    # how many numbers and calls were left out past the first LISTED of each
+    numbers_left_out: int = 0
+    trace_left_out: int = 0
+
+    def __post_init__(self) -> None:
+        self.numbers, self.numbers_left_out = _kept(self.numbers, self.numbers_left_out)
+        self.trace, self.trace_left_out = _kept(self.trace, self.trace_left_out)
 
     @property
     def cites(self) -> str:
         return f"{self.clause}/{self.label}" if self.label else self.clause
+
+
+def _kept(items: list[str], left_out: int) -> tuple[list[str], int]:
+    """The first LISTED items, and how many were left out in all."""
+    return items[:LISTED], left_out + max(len(items) - LISTED, 0)
 
 
 @dataclass
@@ -190,6 +205,30 @@ class Referee:
                     doc.span(path),
                     f"{what}: the rules fail on the values this record gives: {shown(cause)}",
                     hint if self.record.position is not None else "",
+                )
+            ],
+            {doc.file: doc.text},
+        )
+
+    def _key_failed(self, ev: Event, err: KeyFailed) -> RefereeError:
+        """The rules fail on an ``expect:`` key after its event: said at the key, with what
+        failed (and where in the spec, when it failed there)."""
+        doc, x, cause = self.record.doc, err.expectation, err.cause
+        if isinstance(cause, RefereeError):
+            p = cause.problems[0]
+            here = p.span.file in (doc.file, "<rules>")  # the key's own expression, a budget
+            what = p.message + (
+                "" if here else f" ({p.span}, clause {p.clause})" if p.clause else f" ({p.span})"
+            )
+        else:
+            what = failure(cause)
+        return RefereeError(
+            [
+                Problem(
+                    x.where or doc.span(x.path),
+                    f"event {ev.index} ({ev.action}): the rules fail on the expect key"
+                    f" {shown(x.key)}: {shown(what)}",
+                    "a key is evaluated after its event, as the rules evaluate a definition",
                 )
             ],
             {doc.file: doc.text},
@@ -396,9 +435,12 @@ class Referee:
 
     def _failed(self, ev: Event, err: CheckFailed) -> Violation:
         given = [f"{k} = {brief(v)}" for k, v in err.bound.items()]
-        numbers = given + [str(t) for t in err.decisive]
+        # each number and call written out only if it is kept
+        numbers = given + [str(t) for t in err.decisive[:LISTED]]
         v = self._violation(ev, err.req.clause, err.req.name, err.message, numbers)
-        v.trace = [str(t) for t in err.trace]
+        v.numbers_left_out = len(given) + len(err.decisive) - len(v.numbers)
+        v.trace = [str(t) for t in err.trace[:LISTED]]
+        v.trace_left_out = len(err.trace) - len(v.trace)
         return v
 
     def _violation(
@@ -454,14 +496,16 @@ class Referee:
             )
         ]
 
-    def missed(
-        self, ev: Event, expected: list[Expectation], outcome: dict[str, Any]
-    ) -> list[Violation]:
-        """The record's expectations after ``ev`` that the rules do not bear out."""
-        told = [t["cites"] for t in outcome["outcome"]]
-        misses = check_expectations(
-            expected, self.interp, bare_enum_values(self.sym, self.interp), told
-        )
+    def missed(self, ev: Event, expected: list[Expectation], since: int) -> list[Violation]:
+        """The record's expectations after ``ev`` that the rules do not bear out (what they
+        told of since ``since``, all of it, for ``happened``)."""
+        told = [f"{st.clause}/{st.label}" for st, _, _ in self.interp.told[since:]]
+        try:
+            misses = check_expectations(
+                expected, self.interp, bare_enum_values(self.sym, self.interp), told
+            )
+        except KeyFailed as err:
+            raise self._key_failed(ev, err) from None
         out = []
         for m in misses:
             x = m.expectation
@@ -481,7 +525,7 @@ class Referee:
                     m.numbers,
                     sorted(self.interp.relied),
                     kind="expectation",
-                    expectation={"key": x.key, "expected": x.expected, "found": m.found},
+                    expectation={"key": x.key, "expected": x.expected, "found": listed(m.found)},
                 )
             )
         return out
@@ -489,7 +533,7 @@ class Referee:
     def summary(self) -> str:
         """The spec's own ``summary()``, and where the rules now wait."""
         d = self.sym.values.get("summary")
-        text = str(show(self.interp.call("summary"))) if isinstance(d, ast.Define) else ""
+        text = brief(self.interp.call("summary"), MAX_LINE) if isinstance(d, ast.Define) else ""
         top = self.machine.top
         if top is not None and top.step is not None and top.step.allows:
             waiting = f"next: {top.proc.title.lower()}, step {top.step.name}"
@@ -513,13 +557,20 @@ def check_one(
 
 
 def check_record(
-    spec: Spec, path: Source, choice: Choice, keep_going: bool = False, offer: bool = False
+    spec: Spec,
+    path: Source,
+    choice: Choice,
+    keep_going: bool = False,
+    offer: bool = False,
+    expect: bool = True,
 ) -> Verdict:
     """Replay a record; stop at the first illegal event unless ``keep_going``. With
-    ``offer``, a refused event comes with what its actor could have done instead."""
+    ``offer``, a refused event comes with what its actor could have done instead. Without
+    ``expect``, the record's ``expect:`` is neither read nor evaluated (``compare``: they
+    are the answers under the record's own printing and overlays)."""
     ref = open_referee(spec, path, choice)
     try:
-        return _replay(spec, ref, ref.record, keep_going, offer)
+        return _replay(spec, ref, ref.record, keep_going, offer, expect)
     finally:
         ref.release()
 
@@ -555,28 +606,34 @@ def _happened(ref: Referee, index: int, since: int) -> list[dict[str, Any]]:
             "index": index,
             "rule": f"{rule.clause}/{rule.name}",
             "text": rule.text,
-            "at": {p.name: show(v) for p, v in zip(rule.params, values, strict=True)},
+            "at": {p.name: brief(v, SHOWN_VALUE) for p, v in zip(rule.params, values, strict=True)},
         }
         for rule, values in ref.interp.fired[since:]
     ]
 
 
-def _outcome(ref: Referee, ev: Event | None, since: int) -> dict[str, Any]:
-    """What the rules told of one event (None: the starting position) since ``since``."""
+def _outcome(ref: Referee, ev: Event | None, since: int, room: int) -> dict[str, Any]:
+    """What the rules told of one event (None: the starting position) since ``since``: at
+    most TOLD_LISTED of it and ``room``, and how many more there were (``left_out``)."""
+    every = ref.interp.told[since:]
     told = [
         {
             "cites": f"{st.clause}/{st.label}",
             "clause": st.clause,
             "label": st.label,
             "text": text,
-            "values": {name: plain(v) for name, v in values},
+            "values": {name: listed(v) for name, v in values},
         }
-        for st, text, values in ref.interp.told[since:]
+        for st, text, values in every[: max(min(room, TOLD_LISTED), 0)]
     ]
     if ev is None:
-        return {"index": 0, "action": "", "line": 0, "outcome": told}
-    line = ref.record.doc.span(ev.path[:2]).line
-    return {"index": ev.index, "action": ev.action, "line": line, "outcome": told}
+        out = {"index": 0, "action": "", "line": 0, "outcome": told}
+    else:
+        line = ref.record.doc.span(ev.path[:2]).line
+        out = {"index": ev.index, "action": ev.action, "line": line, "outcome": told}
+    if len(every) > len(told):
+        out["left_out"] = len(every) - len(told)
+    return out
 
 
 # A record of this many events or fewer from a position is a dispute: its verdict tells
@@ -584,7 +641,7 @@ def _outcome(ref: Referee, ev: Event | None, since: int) -> dict[str, Any]:
 DISPUTE_EVENTS = 3
 
 
-def _expectations(ref: Referee, record: Record) -> dict[int, list[Expectation]]:
+def expectations(ref: Referee, record: Record) -> dict[int, list[Expectation]]:
     """Every event's ``expect:``, parsed and typed before any event is judged."""
     return {
         ev.index: compile_expectations(ev, ev.expect, record.doc, ref.sym, ref.interp, ref.convert)
@@ -594,7 +651,12 @@ def _expectations(ref: Referee, record: Record) -> dict[int, list[Expectation]]:
 
 
 def _replay(
-    spec: Spec, ref: Referee, record: Record, keep_going: bool, offer: bool = False
+    spec: Spec,
+    ref: Referee,
+    record: Record,
+    keep_going: bool,
+    offer: bool = False,
+    expect: bool = True,
 ) -> Verdict:
     ref.start()
     verdict = Verdict(record.doc.file, True, len(record.events), 0, ref.printing, ref.overlays)
@@ -602,10 +664,12 @@ def _replay(
     verdict.happened = _happened(ref, 0, 0)
     verdict.explain = record.position is not None and len(record.events) <= DISPUTE_EVENTS
     verdict.notes = list(ref.notes)
+    kept = 0  # outcomes the verdict keeps, of TOLD_IN_ALL
     if ref.interp.told:
-        verdict.outcomes.append(_outcome(ref, None, 0))
+        verdict.outcomes.append(_outcome(ref, None, 0, TOLD_IN_ALL))
+        kept += len(verdict.outcomes[-1]["outcome"])
     relied: set[str] = set()
-    expected = _expectations(ref, record)
+    expected = expectations(ref, record) if expect else {}
     for ev in record.events:
         before = "" if keep_going else ref.summary()
         fired, told = len(ref.interp.fired), len(ref.interp.told)
@@ -614,10 +678,11 @@ def _replay(
         verdict.judged += 1
         relied |= ref.interp.relied
         if not violations or keep_going:  # a refused event had no consequences
-            outcome = _outcome(ref, ev, told)
+            outcome = _outcome(ref, ev, told, TOLD_IN_ALL - kept)
+            kept += len(outcome["outcome"])
             verdict.outcomes.append(outcome)
             if ev.index in expected and not violations:
-                violations = ref.missed(ev, expected[ev.index], outcome)
+                violations = ref.missed(ev, expected[ev.index], told)
         if any(x.key == ILLEGAL for x in expected.get(ev.index, [])):
             violations = ref.refusal(ev, expected[ev.index], violations)
         if violations:
@@ -652,10 +717,33 @@ def _told(verdict: Verdict) -> list[str]:
             else ("the starting position")
         )
         out.append(f"    {when}:")
-        out += [f"      {t['cites']}: {t['text']}" for t in o["outcome"]]
+        out += [f"      {t['cites']}: {t['text']}" for t in o["outcome"][:TOLD_SHOWN]]
+        more = len(o["outcome"][TOLD_SHOWN:]) + o.get("left_out", 0)
+        if more:
+            out.append(f"      ... and {more:,} more ({_json_lists(o.get('left_out', 0))})")
     if not out:
         return ["  the rules told of no consequence of any event"]
     return ["  what happened:", *out]
+
+
+def _no_clause(v: Violation) -> str:
+    """An expectation whose key names no definition or state of the spec's: its key."""
+    return f"{clip(str(v.expectation.get('key', 'expect')), 60)} (no clause)"
+
+
+def _json_lists(left_out: int) -> str:
+    return (
+        f"--format json lists the first {LISTED:,}" if left_out else "--format json lists them all"
+    )
+
+
+def _lines(items: list[str], left_out: int) -> list[str]:
+    """The first SHOWN_LINES of a violation's numbers or calls, and how many more."""
+    out = [f"    {n}" for n in items[:SHOWN_LINES]]
+    more = len(items[SHOWN_LINES:]) + left_out
+    if more:
+        out.append(f"    ... and {more:,} more ({_json_lists(left_out)})")
+    return out
 
 
 def render(verdict: Verdict) -> str:
@@ -689,15 +777,15 @@ def render(verdict: Verdict) -> str:
             what += " (as the record expects)" if v.as_expected else ""
             out.append(
                 f"{verdict.file}:{v.line}:{v.column}: event {v.index} ({v.action}) {what}:"
-                f" {v.cites or 'expect'}" + (f" ({v.title})" if v.title else "")
+                f" {v.cites or _no_clause(v)}" + (f" ({v.title})" if v.title else "")
             )
             out.append(f"  {v.message}")
             if v.numbers:
                 out.append("  the numbers that decide it:")
-                out += [f"    {n}" for n in v.numbers]
+                out += _lines(v.numbers, v.numbers_left_out)
             if verdict.show_trace and v.trace:
                 out.append("  every call evaluated on the way (--trace):")
-                out += [f"    {n}" for n in v.trace]
+                out += _lines(v.trace, v.trace_left_out)
             out += alternatives.lines(v)
         if verdict.summary:
             missed = all(v.kind == "expectation" for v in verdict.violations)

@@ -51,7 +51,9 @@ class Converter:
 
     def named(self, value: Any, known: list[str], what: str, path: Path_) -> str:
         if not isinstance(value, str):
-            raise self.problem(path, f"expected the name of {what}, found {value!r}")
+            found = value if isinstance(value, int) and not isinstance(value, bool) else None
+            said = str(found) if found is not None else _kind(value)
+            raise self.problem(path, f"expected the name of {what}, found {said}")
         if value not in known:
             close = difflib.get_close_matches(value, known, n=1)
             hint = f"did you mean '{close[0]}'?" if close else ""
@@ -112,7 +114,7 @@ class Converter:
 
 def _kind(value: Any) -> str:
     if value is None:
-        return "nothing"
+        return "null (nothing)"
     return {dict: "a mapping", list: "a list", str: "text", bool: "true/false"}.get(
         type(value), type(value).__name__
     ) + (f" {value!r}" if isinstance(value, (str, int)) and not isinstance(value, bool) else "")
