@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from referee.errors import RefereeError, Span, fail
 
@@ -127,3 +127,19 @@ def too_big() -> RefereeError:
     return fail(
         Span("<rules>", 0, 0), f"an integer grew past {MAX_INT_BITS:,} bits: the rules' limit"
     )
+
+
+_T = TypeVar("_T")
+
+
+def within_limit(work: Callable[[], _T], where: str, doing: str, hint: str = "") -> _T:
+    """``work()`` under the time limit for one record (REFEREE_TIME_LIMIT); past it, a
+    located error at ``where`` saying that ``doing`` (judging the record, say) took too long."""
+    limit = time_limit_seconds()
+    try:
+        with time_limit(limit):
+            return work()
+    except TimeUp:
+        raise fail(
+            Span(where, 0, 0), f"stopped: {doing} took longer than the limit of {limit:g} s", hint
+        ) from None

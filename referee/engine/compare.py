@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee.budget import TimeUp, time_limit, time_limit_seconds
+from referee.budget import within_limit
 from referee.dsl.overlays import Choice, base_printing, overlay_groups
 from referee.engine.batch import _tick
 from referee.engine.play import as_yaml, play_many, until_condition
@@ -221,17 +221,12 @@ def compare(spec: Spec, path: Source, only: list[str] | None = None) -> Comparis
 def _judged(spec: Spec, path: Source, choice: Choice, variant: str) -> Verdict:
     """One setting's verdict on the record, without its expectations, under the time limit
     for one record (REFEREE_TIME_LIMIT): each variant has the time ``check`` has."""
-    limit = time_limit_seconds()
-    try:
-        with time_limit(limit):
-            return check_record(spec, path, choice, keep_going=True, expect=False)
-    except TimeUp:
-        raise fail(
-            Span(record_name(path), 0, 0),
-            f"stopped: judging the record under {variant} took longer than the limit of"
-            f" {limit:g} s",
-            "REFEREE_TIME_LIMIT sets the limit, in seconds",
-        ) from None
+    return within_limit(
+        lambda: check_record(spec, path, choice, keep_going=True, expect=False),
+        record_name(path),
+        f"judging the record under {variant}",
+        "REFEREE_TIME_LIMIT sets the limit, in seconds",
+    )
 
 
 def differ(

@@ -13,14 +13,14 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from referee.budget import TimeUp, time_limit, time_limit_seconds
+from referee.budget import within_limit
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
 from referee.dsl.interp import RULES_FAILURES, brief, key_of, show
 from referee.dsl.overlays import Choice
 from referee.engine.record import Event, Source, record_name
 from referee.engine.replay import Referee, Violation, expectations, open_referee
-from referee.errors import Problem, RefereeError, Span, fail
+from referee.errors import Problem, RefereeError
 from referee.spec import Spec
 from referee.text import shown
 
@@ -60,15 +60,9 @@ def show_position(
 ) -> Position:
     """The position before event ``at``, after event ``after``, or (neither given) at the
     end of the record; before the first illegal event on the way, if one is."""
-    limit = time_limit_seconds()
-    try:
-        with time_limit(limit):
-            return _show(spec, path, choice, at, after)
-    except TimeUp:
-        raise fail(
-            Span(record_name(path), 0, 0),
-            f"stopped: replaying took longer than the limit of {limit:g} s",
-        ) from None
+    return within_limit(
+        lambda: _show(spec, path, choice, at, after), record_name(path), "replaying"
+    )
 
 
 def _show(spec: Spec, path: Source, choice: Choice, at: int | None, after: int | None) -> Position:

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
-from referee.budget import TimeUp, time_limit, time_limit_seconds
+from referee.budget import within_limit
 from referee.dsl import ast
 from referee.dsl.interp import (
     RULES_FAILURES,
@@ -40,7 +40,7 @@ from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
 from referee.engine.notation import is_notation, notation_document
 from referee.engine.record import Event, Record, Source, load_record, record_name
 from referee.engine.values import Converter
-from referee.errors import Problem, RefereeError, Span, fail
+from referee.errors import Problem, RefereeError, Span
 from referee.spec import Spec
 from referee.text import clip, shown
 
@@ -545,15 +545,9 @@ def check_one(
     spec: Spec, path: Source, choice: Choice, keep_going: bool = False, offer: bool = False
 ) -> Verdict:
     """``check_record`` under the time limit for one record (REFEREE_TIME_LIMIT)."""
-    limit = time_limit_seconds()
-    try:
-        with time_limit(limit):
-            return check_record(spec, path, choice, keep_going, offer)
-    except TimeUp:
-        raise fail(
-            Span(record_name(path), 0, 0),
-            f"stopped: judging took longer than the limit of {limit:g} s",
-        ) from None
+    return within_limit(
+        lambda: check_record(spec, path, choice, keep_going, offer), record_name(path), "judging"
+    )
 
 
 def check_record(
