@@ -7,6 +7,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import tempfile
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -61,7 +62,8 @@ class OutcomeDifference:
     def first(self) -> str:
         """What the difference is about: the rule or clause of its first item, else the end."""
         items = self.in_base + self.in_variant
-        return items[0].split(" (", 1)[0] if items else "the end"
+        # "clause/label: text" (told) or "rule (where)" (a standing rule): the clause/label
+        return re.split(r": | \(", items[0], maxsplit=1)[0] if items else "the end"
 
 
 @dataclass
