@@ -17,51 +17,8 @@ What this module exports is the API; every other module of the package is intern
 
 __version__ = "0.1.0"
 
-from referee.api import (  # noqa: E402 - the version first: the modules below read it
-    Comparison,
-    Difference,
-    Explanation,
-    Fired,
-    Game,
-    InputError,
-    Outcome,
-    OutcomeDifference,
-    Position,
-    Problem,
-    RecordError,
-    RecordInput,
-    SpecError,
-    Told,
-    Verdict,
-    Violation,
-    check,
-    compare,
-    explain,
-    load_game,
-    show,
-)
+from referee import api as _api  # noqa: E402 - the version first: the API reads it
+from referee.api import *  # noqa: E402, F403 - the API is what this package exports
 
-__all__ = [
-    "Comparison",
-    "Difference",
-    "Explanation",
-    "Fired",
-    "Game",
-    "InputError",
-    "Outcome",
-    "OutcomeDifference",
-    "Position",
-    "Problem",
-    "RecordError",
-    "RecordInput",
-    "SpecError",
-    "Told",
-    "Verdict",
-    "Violation",
-    "__version__",
-    "check",
-    "compare",
-    "explain",
-    "load_game",
-    "show",
-]
+__all__ = ["__version__"]
+__all__ += _api.__all__

@@ -150,14 +150,19 @@ def _readable(name: str) -> str:
     }.get(name, name.lower())
 
 
-def _syntax_problem(err: UnexpectedInput, file: str, text: str, start: str) -> Problem:
+def error_place(err: UnexpectedInput, file: str, text: str) -> tuple[Span, int]:
+    """Where Lark's syntax error sits, for a reader (the end of the text when it ran out),
+    and its offset in the text. Every grammar of the package places its errors so."""
     line = getattr(err, "line", 0) or 0
     col = getattr(err, "column", 0) or 0
     if isinstance(err, UnexpectedEOF) or line < 1:
         lines = text.splitlines() or [""]
         line, col = len(lines), len(lines[-1]) + 1
-    span = Span(file, line, col)
-    pos = getattr(err, "pos_in_stream", None) or 0
+    return Span(file, line, col), getattr(err, "pos_in_stream", None) or 0
+
+
+def _syntax_problem(err: UnexpectedInput, file: str, text: str, start: str) -> Problem:
+    span, pos = error_place(err, file, text)
     if isinstance(err, UnexpectedCharacters) and text[pos : pos + 1] == '"':
         return Problem(
             span, "this string is not closed", 'a quoted string ends with " on its own line'
@@ -739,17 +744,6 @@ def _interpolate_named(
     return parts, names
 
 
-def _terminal_text(name: str) -> str:
-    """A terminal as a reader writes it: `(` for LPAR, a number for INT."""
-    try:
-        pattern = lark_parser().get_terminal(name).pattern
-    except KeyError:
-        return name.lower()
-    if pattern.type == "str":
-        return f"`{pattern.value}`"
-    return {"INT": "a number", "NAME": "a name", "STRING": "a text"}.get(name, name.lower())
-
-
 # a number in a string is no number; anything else made of digits is
 _DIGITS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\d+')
 
@@ -774,7 +768,7 @@ def _parse_expr(text: str, where: Span, what: str) -> ast.Expr:
     except UnexpectedInput as err:
         col = where.column + max((getattr(err, "column", 1) or 1) - 1, 0)
         names = getattr(err, "expected", None) or getattr(err, "allowed", None) or []
-        expected = sorted({_terminal_text(n) for n in names})
+        expected = sorted({_readable(n) for n in names if n != "$END"})
         hint = f"expected one of: {', '.join(expected[:10])}" if expected else ""
         raise RefereeError(
             [

@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from referee import resources
 from referee.data.limits import MAX_DIGITS, read_text
@@ -34,6 +34,7 @@ from referee.data.schema import validate
 from referee.data.source import Document, Path_, load_document, parse_document
 from referee.dsl import ast
 from referee.dsl.overlays import Choice, in_force
+from referee.dsl.parser import error_place
 from referee.engine.record import RECORD_SCHEMA
 from referee.engine.trial import raw
 from referee.errors import Problem, RefereeError, Span
@@ -204,13 +205,7 @@ def parse_notation(spec: Spec, text: str, file: str) -> Notation:
 
 
 def _syntax_problem(err: UnexpectedInput, file: str, text: str) -> Problem:
-    line = getattr(err, "line", 0) or 0
-    col = getattr(err, "column", 0) or 0
-    if isinstance(err, UnexpectedEOF) or line < 1:
-        lines = text.splitlines() or [""]
-        line, col = len(lines), len(lines[-1]) + 1
-    span = Span(file, line, col)
-    pos = getattr(err, "pos_in_stream", None) or 0
+    span, pos = error_place(err, file, text)
     if isinstance(err, UnexpectedCharacters):
         ch = text[pos : pos + 1]
         if ch == '"':
