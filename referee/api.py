@@ -4,7 +4,8 @@ show a position. Everything here is re-exported by ``referee`` itself (``referee
 
 Each function does what its command does (``referee check``, ``compare``, ``explain``,
 ``show``), with the same engine, and returns a typed, frozen result rather than printing:
-its ``text`` is what the command prints, its ``as_json()`` what ``--format json`` prints.
+its ``text`` is what the command prints, its ``as_json()`` the ``result`` that
+``--format json`` prints (docs/json.md).
 Bad input raises an ``InputError`` (a ``SpecError`` or a ``RecordError``) carrying the
 located problems; an illegal play is not an error but a verdict. See docs/api.md.
 """
@@ -268,7 +269,7 @@ class Verdict:
     _json: Mapping[str, Any] = field(repr=False, compare=False)
 
     def as_json(self) -> dict[str, Any]:
-        """The verdict as ``referee check --format json`` prints it."""
+        """The verdict as ``referee check --format json`` prints it, in ``result.records``."""
         return copy.deepcopy(dict(self._json))
 
 
@@ -390,7 +391,7 @@ class Comparison:
     _json: Mapping[str, Any] = field(repr=False, compare=False)
 
     def as_json(self) -> dict[str, Any]:
-        """The comparison as ``referee compare --format json`` prints it."""
+        """The comparison as ``referee compare --format json`` prints it, as its ``result``."""
         return copy.deepcopy(dict(self._json))
 
 

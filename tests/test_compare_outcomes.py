@@ -4,7 +4,6 @@ and `--games N`, random legal games counted by the variants that change them."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,7 @@ import pytest
 from referee.cli import main
 from referee.engine.compare import outcomes
 from referee.engine.replay import Verdict
-from tests.referee_helpers import EXAMPLES
+from tests.referee_helpers import EXAMPLES, output
 
 ROOT = EXAMPLES.parent
 SPLIT = ROOT / "tests" / "readings" / "r2-standing" / "02-split-order-tokugawa-wins.yaml"
@@ -24,7 +23,7 @@ TWICE = EXAMPLES / "overlays" / "one-stack-twice.yaml"
 def run(capsys: pytest.CaptureFixture[str], *argv: str, code: int = 0) -> Any:
     assert main(["compare", *argv]) == code
     out = capsys.readouterr().out
-    return json.loads(out) if "--format" in argv else out.splitlines()
+    return output(out) if "--format" in argv else out.splitlines()
 
 
 def errors(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -290,7 +289,7 @@ def test_only_an_unknown_id(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_only_an_unknown_id_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compare", str(SPLIT), "--only", "savarese", "--format", "json"]) == 2
-    out = json.loads(capsys.readouterr().out)
+    out = output(capsys.readouterr().out)
     assert out["errors"][0]["message"] == "--only: no printing or overlay 'savarese'"
     assert out["errors"][0]["hint"] == "did you mean 'savarese-2014'?"
 

@@ -3,7 +3,6 @@ entries; which one a name that names several picks; and unknown topics."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,7 @@ import pytest
 import yaml
 
 from referee.cli import main
+from tests.referee_helpers import output
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = ROOT / "referee" / "games" / "sekigahara"
@@ -24,7 +24,7 @@ def at_root(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def explained(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
     assert main(["explain", *argv, "--format", "json"]) == 0
-    x: dict[str, Any] = json.loads(capsys.readouterr().out)
+    x: dict[str, Any] = output(capsys.readouterr().out)
     return x
 
 
@@ -305,7 +305,7 @@ def test_an_unknown_topic_is_bad_input_with_a_suggestion(
 
 def test_an_unknown_topic_in_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", "Kuwanna", "--format", "json"]) == 2
-    out = json.loads(capsys.readouterr().out)
+    out = output(capsys.readouterr().out)
     [problem] = out["errors"]
     assert out["ok"] is False
     assert problem["message"] == (

@@ -4,13 +4,12 @@ error. The user specs are in tests/hostile/."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from referee.cli import main
-from tests.referee_helpers import EXAMPLES, example, judge
+from tests.referee_helpers import EXAMPLES, example, judge, output
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 
@@ -63,7 +62,7 @@ def test_json_output_carries_nothing_raw(capsys: pytest.CaptureFixture[str]) -> 
     assert main(["check", str(HOSTILE / "c1_key_json.yaml"), "--format", "json"]) == 2
     out = capsys.readouterr().out
     assert out.isascii() and "\\u009b" in out and "\\u202e" in out
-    assert json.loads(out)["errors"]
+    assert output(out)["errors"]
 
 
 def test_a_file_name_that_is_not_utf8_is_escaped(

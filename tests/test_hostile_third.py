@@ -5,7 +5,6 @@ located error (exit 2) or the right verdict, never an internal error or a hang."
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Any
 import pytest
 
 from referee.cli import main
+from tests.referee_helpers import verdict_of
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 # a record from a position, one move (Kiyosu to Kuwana) and its `expect:` to be given
@@ -250,7 +250,7 @@ def test_a_miss_traces_a_bounded_number_of_calls(
     assert code == 1 and len(lines) < 70, len(lines)
     assert "    ... and 151 more (--format json lists them all)" in lines
     code, out, _ = run(capsys, "check", str(path), "--format", "json")
-    numbers = json.loads(out)["violations"][0]["numbers"]
+    numbers = verdict_of(out)["violations"][0]["numbers"]
     assert len(numbers) == 201
     assert numbers[-1] == "... (the first 200 calls evaluated; the rest not traced)"
 
@@ -269,7 +269,7 @@ def test_a_huge_value_found_is_cut_between_items(
     code, out, _ = run(capsys, "check", str(path))
     assert code == 1 and len(out) < 10_000 and re.search(r"\.\.\. 999,\d{3} more\]", out)
     code, out, _ = run(capsys, "check", str(path), "--format", "json")
-    v = json.loads(out)["violations"][0]
+    v = verdict_of(out)["violations"][0]
     assert code == 1 and len(out) < len(key) + 10_000
     found = v["expectation"]["found"]
     assert isinstance(found, str) and re.search(r"\.\.\. 999,\d{3} more\]$", found)
@@ -298,7 +298,7 @@ def test_many_outcomes_of_one_event_are_counted(
     assert code == 0 and len(out.splitlines()) < 120
     assert "      ... and 4,902 more (--format json lists the first 1,000)" in out
     code, out, _ = run(capsys, "check", KUWANA, "--spec", spec, "--format", "json")
-    (event,) = json.loads(out)["outcomes"]
+    (event,) = verdict_of(out)["outcomes"]
     assert len(event["outcome"]) == 1_000 and event["left_out"] == 4_002
 
 
@@ -309,7 +309,7 @@ def test_a_huge_value_told_is_cut_between_items(
     spec = _spec_with(game_copy, "04-locations.rules", CLAIM, huge)
     code, out, _ = run(capsys, "check", KUWANA, "--spec", spec, "--format", "json")
     assert code == 0 and len(out) < 20_000
-    (told,) = [t for t in json.loads(out)["outcomes"][0]["outcome"] if t["label"] == "claim"]
+    (told,) = [t for t in verdict_of(out)["outcomes"][0]["outcome"] if t["label"] == "claim"]
     assert re.search(
         r"^\[Kuwana, Kuwana, .*, \.\.\. 999,\d{3} more\]$", told["values"]["everywhere"]
     )
@@ -326,7 +326,7 @@ def test_many_numbers_of_a_refusal_are_counted(
     assert code == 1 and len(out.splitlines()) < 150
     assert out.count("(--format json lists the first 1,000)") == 2
     code, out, _ = run(capsys, "check", TOO_FAR, "--spec", spec, "--format", "json")
-    v = json.loads(out)["violations"][0]
+    v = verdict_of(out)["violations"][0]
     assert len(v["numbers"]) == 1_000 and v["numbers_left_out"] > 3_000
     assert len(v["trace"]) == 1_000 and v["trace_left_out"] > 3_000
 

@@ -4,7 +4,6 @@ bad line said where it is."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ from referee.engine.notation import (
 )
 from referee.engine.play import as_yaml, play
 from referee.spec import Spec, load_spec
-from tests.referee_helpers import EXAMPLES, ROOT
+from tests.referee_helpers import EXAMPLES, ROOT, verdict_of
 
 RECORDS = sorted(EXAMPLES.rglob("*.yaml"))
 READINGS = sorted((ROOT / "tests" / "readings").rglob("*.yaml"))
@@ -213,7 +212,7 @@ def test_check_gives_the_same_verdict_on_the_notation(
     yaml_code, yaml_out, _ = run(capsys, "check", str(path), "--format", "json")
     rec_code, rec_out, _ = run(capsys, "check", str(rec), "--format", "json")
     assert rec_code == yaml_code
-    assert _without_places(json.loads(rec_out)) == _without_places(json.loads(yaml_out))
+    assert _without_places(verdict_of(rec_out)) == _without_places(verdict_of(yaml_out))
 
 
 def _without_places(x: Any) -> Any:

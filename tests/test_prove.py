@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import pytest
 from referee.cli import main
 from referee.spec import Spec
 from referee.verify.prover import prove
+from tests.referee_helpers import output
 
 # The properties the project promises (issue "Proving the rules"), by clause and label.
 PROMISED = {
@@ -39,8 +39,8 @@ def test_prove_command(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "7.3.3/at-most-four" in out and "failed" not in out
     assert main(["prove", "--format", "json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert {p["status"] for p in data["properties"]} == {"proved"}
+    data = output(capsys.readouterr().out)
+    assert {p["status"] for p in data["runs"][0]["properties"]} == {"proved"}
 
 
 def test_every_printing_and_overlay_keeps_the_properties(

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
+from tests.referee_helpers import verdict_of
 
 READINGS = Path(__file__).resolve().parent / "readings"
 RECORDS = sorted(READINGS.glob("*/*.yaml"))
@@ -34,11 +35,10 @@ def expectation(path: Path) -> tuple[str, str, int, str]:
 def test_reading_gets_the_verdict_the_rulebook_gives(
     path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import json
 
     verdict, cites, index, summary = expectation(path)
     code = main(["check", str(path), "--format", "json"])
-    out = json.loads(capsys.readouterr().out)
+    out = verdict_of(capsys.readouterr().out)
     if verdict == "legal":
         assert code == 0, out.get("violations") or out.get("errors")
         if summary == "no instant win":

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
+from tests.referee_helpers import output
 
 HEAD = "game: sekigahara\n"
 DEAL = (
@@ -187,12 +188,11 @@ def test_json_records_are_read_too(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_bad_input_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    import json
 
     path = tmp_path / "bad.yaml"
     path.write_text(HEAD + "events:\n  - place: {by: tokugawa, at: Edoo, blocks: []}\n")
     assert main(["check", str(path), "--format", "json"]) == 2
-    out = json.loads(capsys.readouterr().out)
+    out = output(capsys.readouterr().out)
     assert out["ok"] is False
     assert out["errors"][0]["line"] == 3 and out["errors"][0]["hint"] == "did you mean 'Edo'?"
 

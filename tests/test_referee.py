@@ -10,7 +10,15 @@ from typing import Any
 import pytest
 
 from tests.referee_helpers import EXAMPLES as EXAMPLES_DIR
-from tests.referee_helpers import Events, args, assert_illegal_at, example, judge, mutate
+from tests.referee_helpers import (
+    Events,
+    args,
+    assert_illegal_at,
+    example,
+    judge,
+    mutate,
+    verdict_of,
+)
 
 WEEKS = example("weeks-1-2.yaml")
 
@@ -593,7 +601,6 @@ ILLEGAL_EXAMPLES = sorted((EXAMPLES_DIR / "illegal").glob("*.yaml"))
 def test_illegal_example_cites_what_its_header_says(
     path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import json
     import re
 
     from referee.cli import main
@@ -602,7 +609,7 @@ def test_illegal_example_cites_what_its_header_says(
     match = re.match(r"# Illegal \(([^)]+)\): ", header)
     assert match, f"{path.name} must open with '# Illegal (clause/label): why'"
     assert main(["check", str(path), "--format", "json"]) == 1
-    v = json.loads(capsys.readouterr().out)
+    v = verdict_of(capsys.readouterr().out)
     assert v["violations"][0]["cites"] == match.group(1)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +9,7 @@ import pytest
 import yaml
 
 from referee.cli import main
-from tests.referee_helpers import EXAMPLES, example
+from tests.referee_helpers import EXAMPLES, example, output
 
 WEEKS = str(EXAMPLES / "weeks-1-2.yaml")
 COMBAT = str(EXAMPLES / "combat-example.yaml")
@@ -29,7 +28,7 @@ MARCHERS = ["tokugawa-leader-square", "tokugawa-3-square", "tokugawa-gun-square"
 
 def show(capsys: pytest.CaptureFixture[str], *argv: str, code: int = 0) -> dict[str, Any]:
     assert main(["show", *argv, "--format", "json"]) == code
-    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    out: dict[str, Any] = output(capsys.readouterr().out)
     return out
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
+from tests.referee_helpers import output
 
 HEAD = 'game g "G"\nprinting p "P" base\n'
 
@@ -180,11 +181,10 @@ def test_hints_suggest_the_near_name(
 def test_json_errors_for_programs(
     mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import json
 
     game = mini_game(HEAD + 'clause 1.1 "One"\n  see 1.9\nend\n')
     assert main(["spec", "check", "--spec", str(game), "--format", "json"]) == 2
-    out = json.loads(capsys.readouterr().out)
+    out = output(capsys.readouterr().out)
     assert out["ok"] is False
     assert out["errors"][0]["line"] == 4 and out["errors"][0]["column"] == 7
     assert out["errors"][0]["clause"] == "1.1"

@@ -3,7 +3,6 @@ errors located as `<stdin>:line:col`; a pipe given by its path is still refused.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -13,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from referee.errors import Span, source_line
-from tests.referee_helpers import EXAMPLES, ROOT
+from tests.referee_helpers import EXAMPLES, ROOT, output, verdict_of
 
 LEGAL = EXAMPLES / "weeks-1-2.yaml"
 ILLEGAL = EXAMPLES / "illegal" / "movement-too-far.yaml"
@@ -52,7 +51,7 @@ def test_a_record_from_stdin_gets_the_verdict_of_its_file(env: dict[str, str]) -
         piped = referee(env, "check", "-", "--format", "json", stdin=record.read_bytes())
         filed = referee(env, "check", str(record), "--format", "json")
         assert piped.returncode == filed.returncode == code
-        a, b = json.loads(piped.stdout), json.loads(filed.stdout)
+        a, b = verdict_of(piped.stdout), verdict_of(filed.stdout)
         assert a.pop("file") == "<stdin>" and b.pop("file") == str(record)
         assert a == b
 
@@ -106,7 +105,7 @@ def test_stdin_among_other_records(env: dict[str, str], tmp_path: Path) -> None:
         env, "check", "-", str(LEGAL), "--format", "json", stdin=ILLEGAL.read_bytes(), cwd=tmp_path
     )
     assert done.returncode == 1
-    out = json.loads(done.stdout)
+    out = output(done.stdout)
     assert [(r["file"], r["status"]) for r in out["records"]] == [
         ("<stdin>", "illegal"),
         (str(LEGAL), "legal"),

@@ -46,7 +46,7 @@ class Result:
                 "errors": [p.as_json() for p in self.error.problems],
             }
         assert self.verdict is not None
-        return {"status": self.status, **self.verdict.as_json()}
+        return self.verdict.as_json()
 
     def text(self) -> str:
         if self.error is not None:

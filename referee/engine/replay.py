@@ -117,7 +117,8 @@ class Verdict:
     notes: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
-        out = asdict(self)
+        """One entry of ``records`` in ``referee check --format json``'s result."""
+        out = {"status": "legal" if self.legal else "illegal", **asdict(self)}
         for v in out["violations"]:
             v["cites"] = f"{v['clause']}/{v['label']}" if v["label"] else v["clause"]
         del out["explain"], out["show_trace"]
