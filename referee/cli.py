@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import __version__, cache
+from referee import render as pictures
 from referee.dsl.overlays import Choice, apply, in_force
 from referee.engine.batch import check_many, expand, render_summary, summary
 from referee.engine.compare import compare, compare_games, render_games
@@ -298,7 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--no-overlay", action="append", default=[], metavar="ID", help="switch an overlay off"
     )
-    _common(p)
+    _common(p, formats=("text", "json", "svg", "html"))
     p.set_defaults(run=cmd_show)
 
     p = _command(
@@ -593,6 +594,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     spec = _load(args)
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
+    if args.format in ("svg", "html"):
+        make = pictures.picture if args.format == "svg" else pictures.replay_page
+        text, replay = make(spec, args.record, choice, args.at, args.after)
+        _plain(args, text.rstrip("\n"))
+        return EXIT_ILLEGAL if replay.illegal is not None else EXIT_OK
     pos = show_position(spec, args.record, choice, args.at, args.after)
     _emit(args, pos.as_json(), render_position(pos, runs=not args.verbose))
     return EXIT_ILLEGAL if pos.illegal else EXIT_OK
