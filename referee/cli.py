@@ -270,10 +270,13 @@ def build_parser() -> argparse.ArgumentParser:
         "state that differs from its starting value, by clause. Without --at or --after,\n"
         "the position at the end of the record, or before its first illegal event.\n"
         "- reads the record from standard input. -v writes long lists item by item\n"
-        "instead of counting repeats.",
+        "instead of counting repeats. --format svg draws the board at that point, the\n"
+        "event and its verdict on it; --format html writes a page that replays the record.",
         [
             "referee show examples/weeks-1-2.yaml --at 28",
             "referee show - --after 3 < game.yaml",
+            "referee show examples/combat-example.yaml --at 9 --format svg > board.svg",
+            "referee show examples/combat-example.yaml --format html > replay.html",
         ],
         [
             "0  the position is shown",

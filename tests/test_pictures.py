@@ -87,9 +87,7 @@ def test_units_combat_and_caption_before_a_deployment(capsys: pytest.CaptureFixt
     # Impact so far, each side by its letter: Tokugawa 8 before its last deployment
     assert texts(root, "impact") == ["Impact T 8 : I 13"]
     (heading,) = texts(root, "heading")
-    assert heading == (
-        f"{COMBAT}: the position before event 9 of 16: deploy by tokugawa (line 39)"
-    )
+    assert heading == (f"{COMBAT}: the position before event 9 of 16: deploy by tokugawa (line 39)")
     (verdict,) = root.iterfind(".//s:text[@class='verdict']", NS)
     assert verdict.get("data-verdict") == "legal"
     assert "".join(verdict.itertext()).startswith("\u2713 legal: 8.3.1/impact: tokugawa deploys")
@@ -158,9 +156,7 @@ def test_after_an_event_and_at_the_end(capsys: pytest.CaptureFixture[str]) -> No
         f"{COMBAT}: the position after event 14 of 16: retreat by ishida"
     )
     end = svg(capsys, COMBAT)
-    assert texts(end, "heading")[0].startswith(
-        f"{COMBAT}: the position after event 16 of 16"
-    )
+    assert texts(end, "heading")[0].startswith(f"{COMBAT}: the position after event 16 of 16")
 
 
 def test_an_event_the_record_lacks_is_a_located_error(capsys: pytest.CaptureFixture[str]) -> None:
