@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import __version__, cache
+from referee import render as pictures
 from referee.data.walk import Skipped
 from referee.dsl.overlays import Choice, apply, in_force
 from referee.engine.batch import Result, check_many, expand, render_summary, summary
@@ -271,10 +272,13 @@ def build_parser() -> argparse.ArgumentParser:
         "state that differs from its starting value, by clause. Without --at or --after,\n"
         "the position at the end of the record, or before its first illegal event.\n"
         "- reads the record from standard input. -v writes long lists item by item\n"
-        "instead of counting repeats.",
+        "instead of counting repeats. --format svg draws the board at that point, the\n"
+        "event and its verdict on it; --format html writes a page that replays the record.",
         [
             "referee show examples/weeks-1-2.yaml --at 28",
             "referee show - --after 3 < game.yaml",
+            "referee show examples/combat-example.yaml --at 9 --format svg > board.svg",
+            "referee show examples/combat-example.yaml --format html > replay.html",
         ],
         [
             "0  the position is shown",
@@ -300,7 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--no-overlay", action="append", default=[], metavar="ID", help="switch an overlay off"
     )
-    _common(p)
+    _common(p, formats=("text", "json", "svg", "html"))
     p.set_defaults(run=cmd_show)
 
     p = _command(
@@ -622,6 +626,11 @@ def _checked(results: list[Result], skipped: list[Skipped]) -> dict[str, Any]:
 def cmd_show(args: argparse.Namespace) -> int:
     spec = _load(args)
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
+    if args.format in ("svg", "html"):
+        make = pictures.picture if args.format == "svg" else pictures.replay_page
+        text, replay = make(spec, args.record, choice, args.at, args.after)
+        _plain(args, text.rstrip("\n"))
+        return EXIT_ILLEGAL if replay.illegal is not None else EXIT_OK
     pos = show_position(spec, args.record, choice, args.at, args.after)
     _emit(args, pos.as_json(), render_position(pos, runs=not args.verbose))
     return EXIT_ILLEGAL if pos.illegal else EXIT_OK

@@ -75,7 +75,7 @@ def _show(spec: Spec, path: Source, choice: Choice, at: int | None, after: int |
         n = len(events)
         for flag, value in (("--at", at), ("--after", after)):
             if value is not None and not 1 <= value <= n:
-                raise _out_of_range(ref, flag, value, n)
+                raise out_of_range(ref, flag, value, n)
         # how many events to apply, and the event named
         named: Event | None
         if at is not None:
@@ -106,7 +106,7 @@ def _show(spec: Spec, path: Source, choice: Choice, at: int | None, after: int |
         ref.release()
 
 
-def _out_of_range(ref: Referee, flag: str, value: int, n: int) -> RefereeError:
+def out_of_range(ref: Referee, flag: str, value: int, n: int) -> RefereeError:
     doc = ref.record.doc
     if n == 0:
         message = f"{flag} {value}: this record has no events"
@@ -189,12 +189,19 @@ def _clause_order(number: str) -> tuple[Any, ...]:
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"[.:]", number))
 
 
-def read_state(ref: Referee) -> tuple[dict[str, dict[str, Any]], list[str]]:
+def read_state(
+    ref: Referee, names: frozenset[str] | None = None
+) -> tuple[dict[str, dict[str, Any]], list[str]]:
     """Every state whose cells differ from their declared starting values, in clause order,
-    as plain data (nested by key); and the names of the states that hold their defaults."""
+    as plain data (nested by key); and the names of the states that hold their defaults.
+    ``names``: only these states (a picture reads the few it draws)."""
     sym = ref.sym
     interp = ref.interp
-    decls = [d for d in sym.values.values() if isinstance(d, ast.StateDecl)]
+    decls = [
+        d
+        for d in sym.values.values()
+        if isinstance(d, ast.StateDecl) and (names is None or d.name in names)
+    ]
     order = {id(d): i for i, d in enumerate(decls)}
     decls.sort(key=lambda d: (_clause_order(d.clause), order[id(d)]))
     keys = _Keys(ref)

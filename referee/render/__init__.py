@@ -1,0 +1,42 @@
+"""Pictures of a record: the board at a step as SVG, and a replay page (HTML) of every step.
+
+Game-agnostic: what to draw comes from the game's data (its map collections and its
+``schema: display`` file) and spec (its sides, its states); see docs/commands/show.md.
+"""
+
+from __future__ import annotations
+
+from referee.dsl.overlays import Choice
+from referee.engine.record import Source
+from referee.render import page, svg
+from referee.render.display import load_display
+from referee.render.steps import Replay, replay_steps
+from referee.spec import Spec
+
+MAX_STEPS = page.MAX_STEPS
+
+
+def picture(
+    spec: Spec, path: Source, choice: Choice, at: int | None = None, after: int | None = None
+) -> tuple[str, Replay]:
+    """The board as SVG before event ``at``, after event ``after``, or (neither) at the end
+    of the record; before the first illegal event on the way, if one is."""
+    if at is not None:
+        replay = replay_steps(spec, path, choice, lambda i, n: i == at, at, asked=("--at", at))
+    else:
+        # after event N, or after the last: that event drawn with its verdict
+        asked = ("--after", after) if after is not None else None
+        replay = replay_steps(spec, path, choice, lambda i, n: False, after, True, asked)
+    display = load_display(spec, replay.sides)
+    return svg.to_text(svg.picture(display, replay, replay.steps[-1])) + "\n", replay
+
+
+def replay_page(
+    spec: Spec, path: Source, choice: Choice, at: int | None = None, after: int | None = None
+) -> tuple[str, Replay]:
+    """A page replaying the record step by step, opened at event ``at`` (or after event
+    ``after``, or at the first illegal event, or at the start)."""
+    return page.replay_page(spec, path, choice, at, after)
+
+
+__all__ = ["MAX_STEPS", "picture", "replay_page"]

@@ -1,0 +1,225 @@
+"""What a game's ``display`` data file says about drawing its board.
+
+Nothing here knows a game: the map's collections and fields, the states drawn, the sides'
+looks and the boxes' places are all read from the game's data (``schema: display``,
+validated by display.schema.json), and checked against the spec: every state it names must
+be one the spec declares, every side one of the spec's sides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.dsl import ast
+from referee.errors import Problem, RefereeError, Span
+from referee.spec import Spec
+
+# how a side with no entry in the display file is drawn: the patterns in turn, grey
+PATTERNS = ("solid", "stripes", "dots", "grid")
+FALLBACK_COLOUR = "#888888"
+
+
+@dataclass(frozen=True)
+class SideLook:
+    name: str
+    colour: str  # #rrggbb
+    letter: str
+    pattern: str  # one of PATTERNS
+
+
+@dataclass(frozen=True)
+class Place:
+    name: str
+    x: int
+    y: int
+    entry: dict[str, Any]  # the location's data entry
+
+
+@dataclass(frozen=True)
+class Road:
+    a: str
+    b: str
+    highway: str | None  # None: a road
+
+
+@dataclass(frozen=True)
+class Mark:
+    field: str
+    shape: str
+    letter: str
+    title: str
+    holder: str = ""  # a state keyed by location: the side controlling it
+    standing: str = ""  # a state keyed by location: drawn while true
+
+
+@dataclass(frozen=True)
+class Box:
+    name: str
+    label: str
+    colour: str
+    x: int
+    y: int
+    width: int
+    height: int
+    state: str
+    side: str = ""  # the state's key, for a state keyed by side
+
+
+@dataclass(frozen=True)
+class Told:
+    cites: str
+    at: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Display:
+    width: int
+    height: int
+    places: dict[str, Place]
+    roads: list[Road]
+    colours: dict[str, str]
+    sides: dict[str, SideLook]  # in the spec's order
+    marks: list[Mark]
+    units: str
+    boxes: list[Box]
+    combat_at: list[str]
+    impact: str
+    path: str
+    told: list[Told]
+    states: frozenset[str] = field(default_factory=frozenset)  # every state drawn
+
+    def colour(self, value: Any) -> str:
+        """A printed colour (a name of ``colours``, or an entry with a ``colour``) as drawn."""
+        if isinstance(value, dict):
+            value = value.get("colour")
+        return display_colour(self.colours, value)
+
+
+def load_display(spec: Spec, sides: list[str]) -> Display:
+    """The game's display file, checked against its spec; ``sides``: the spec's sides."""
+    doc = spec.components.documents.get("display")
+    if doc is None:
+        raise RefereeError(
+            [
+                Problem(
+                    Span(str(spec.game_dir / "data"), 0, 0),
+                    "this game has no display data: nothing says how to draw its board",
+                    "add a data file with `schema: display` (see docs/data.md)",
+                )
+            ]
+        )
+    d: dict[str, Any] = doc.data["display"]
+    problems: list[Problem] = []
+    declared = {n for n, v in spec.sym.values.items() if isinstance(v, ast.StateDecl)}
+
+    def state(name: str, path: tuple[str | int, ...]) -> str:
+        if name not in declared:
+            problems.append(Problem(doc.span(path), f"'{name}' is no state the spec declares"))
+        return name
+
+    collections = spec.components.collections
+    loc = d["locations"]
+    places: dict[str, Place] = {}
+    for item in collections.get(loc["collection"], []):
+        name, xy = item.get(loc["name"]), item.get(loc["xy"])
+        if isinstance(name, str) and isinstance(xy, list) and len(xy) == 2:
+            places[name] = Place(name, int(xy[0]), int(xy[1]), item)
+    if not places:
+        problems.append(
+            Problem(
+                doc.span(("display", "locations")),
+                f"no item of '{loc['collection']}' has a name and an [x, y]",
+            )
+        )
+    rd = d["roads"]
+    roads = [
+        Road(str(s.get(rd["a"])), str(s.get(rd["b"])), _opt_text(s.get(rd["highway"])))
+        for s in collections.get(rd["collection"], [])
+        if s.get(rd["a"]) in places and s.get(rd["b"]) in places
+    ]
+    colours = dict(d["colours"])
+    looks: dict[str, SideLook] = {}
+    given = d["sides"]
+    for k in given:
+        if k not in sides:
+            problems.append(
+                Problem(
+                    doc.span(("display", "sides", k)),
+                    f"'{k}' is no side of the spec",
+                    f"sides: {', '.join(sides)}",
+                )
+            )
+    for i, s in enumerate(sides):
+        g = given.get(s)
+        if g is None:
+            looks[s] = SideLook(s, FALLBACK_COLOUR, s[:1].upper(), PATTERNS[i % len(PATTERNS)])
+        else:
+            looks[s] = SideLook(s, display_colour(colours, g["colour"]), g["letter"], g["pattern"])
+    marks = []
+    for i, m in enumerate(d.get("marks", [])):
+        for key in ("holder", "standing"):
+            if key in m:
+                state(m[key], ("display", "marks", i, key))
+        marks.append(
+            Mark(
+                m["field"],
+                m["shape"],
+                m["letter"],
+                m["title"],
+                m.get("holder", ""),
+                m.get("standing", ""),
+            )
+        )
+    printed = {b.get("name"): b for b in collections.get("boxes", [])}
+    boxes = []
+    for i, b in enumerate(d.get("boxes", [])):
+        entry = printed.get(b["name"], {})
+        boxes.append(
+            Box(
+                b["name"],
+                str(entry.get("label") or b["name"]),
+                display_colour(colours, entry.get("colour")),
+                b["xy"][0],
+                b["xy"][1],
+                b["size"][0],
+                b["size"][1],
+                state(b["state"], ("display", "boxes", i, "state")),
+                b.get("side", ""),
+            )
+        )
+    combat = d.get("combat", {"at": [], "impact": ""})
+    combat_at = [state(s, ("display", "combat", "at", i)) for i, s in enumerate(combat["at"])]
+    impact = state(combat["impact"], ("display", "combat", "impact")) if combat["impact"] else ""
+    units = state(d["units"], ("display", "units"))
+    if problems:
+        raise RefereeError(problems, {doc.file: doc.text})
+    drawn = {units, impact, *combat_at, *(b.state for b in boxes)}
+    drawn |= {m.holder for m in marks} | {m.standing for m in marks}
+    return Display(
+        width=d["board"]["width"],
+        height=d["board"]["height"],
+        places=places,
+        roads=roads,
+        colours=colours,
+        sides=looks,
+        marks=marks,
+        units=units,
+        boxes=boxes,
+        combat_at=combat_at,
+        impact=impact,
+        path=d.get("path", ""),
+        told=[Told(t["cites"], t["at"], t["label"]) for t in d.get("told", [])],
+        states=frozenset(drawn - {""}),
+    )
+
+
+def display_colour(colours: dict[str, str], value: Any) -> str:
+    if isinstance(value, str):
+        return value if value.startswith("#") else colours.get(value, FALLBACK_COLOUR)
+    return FALLBACK_COLOUR
+
+
+def _opt_text(v: Any) -> str | None:
+    return None if v is None else str(v)

@@ -1,0 +1,206 @@
+"""A record replayed once, step by step, for pictures: at each step the position before an
+event (the few states the display draws), the event, and its verdict: its violation with
+clause and label, or what the rules told of it. The replay is `check`'s and `show`'s: the
+same Referee, stopping at the first illegal event."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.budget import within_limit
+from referee.dsl import ast
+from referee.dsl.interp import brief, listed, show
+from referee.dsl.overlays import Choice
+from referee.engine.position import out_of_range, read_state
+from referee.engine.record import Event, Source, record_name
+from referee.engine.replay import Referee, Violation, expectations, open_referee
+from referee.spec import Spec
+from referee.text import shown
+
+TOLD_KEPT = 12  # outcomes of one event a step keeps
+TEXT_KEPT = 400  # characters of one message or outcome kept
+SUMMARY_KEPT = 200
+
+
+@dataclass
+class Step:
+    """One step of a replay: the position ``position`` ("before" or "after") event
+    ``event["index"]``, or the position the record starts from or ends at (no event)."""
+
+    position: str  # "before", "after", "start" (no events) or "end"
+    event: dict[str, Any] | None
+    summary: str
+    frames: list[str]
+    state: dict[str, Any]  # by state name: its value, plain (only the states drawn)
+    verdict: str = ""  # "legal", "illegal", or "" with no event judged
+    violation: dict[str, Any] | None = None  # cites, clause, label, title, message
+    told: list[dict[str, Any]] = field(default_factory=list)  # cites, clause, text, values
+    told_left_out: int = 0
+
+
+@dataclass
+class Replay:
+    file: str
+    events: int
+    steps: list[Step]
+    first: int  # the event number of steps[0] (for a page holding a window of the record)
+    illegal: int | None  # the first illegal event's number, if the replay reached one
+    printing: str
+    sides: list[str]
+
+
+def replay_steps(
+    spec: Spec,
+    path: Source,
+    choice: Choice,
+    keep: Callable[[int, int], bool],
+    stop: int | None = None,
+    after: bool = False,
+    asked: tuple[str, int] | None = None,
+) -> Replay:
+    """Replay ``path`` and keep the step before each event whose number ``keep(number,
+    events)`` accepts (the end as number events + 1); stop after event ``stop``. With
+    ``after``, the last step is the position after event ``stop`` (the last event if
+    None) instead. ``asked``: the option and event number asked for, which the record
+    must have. A record with no events has one step: where it starts."""
+    return within_limit(
+        lambda: _replay(spec, path, choice, keep, stop, after, asked),
+        record_name(path),
+        "replaying",
+    )
+
+
+def _replay(
+    spec: Spec,
+    path: Source,
+    choice: Choice,
+    keep: Callable[[int, int], bool],
+    stop: int | None,
+    after: bool,
+    asked: tuple[str, int] | None,
+) -> Replay:
+    # the display is read first: a game without one is refused before any replay
+    from referee.render.display import load_display
+
+    ref = open_referee(spec, path, choice)
+    try:
+        sides = _sides(ref)
+        display = load_display(spec, sides)
+        expectations(ref, ref.record)
+        events = ref.record.events
+        n = len(events)
+        if asked is not None and not 1 <= asked[1] <= n:
+            raise out_of_range(ref, asked[0], asked[1], n)
+        last = n if stop is None else stop
+        ref.start()
+        steps: list[Step] = []
+        illegal = None
+        first = 0
+        for ev in events[:last]:
+            wanted = keep(ev.index, n) or (after and ev.index == last)
+            step = _step(ref, display.states, "before", ev) if wanted else None
+            told = len(ref.interp.told)
+            violations = ref.judge(ev)
+            if violations and step is None:
+                # the state the illegal event found: replay again up to the event before it
+                step = _before(spec, path, choice, display.states, ev)
+            if step is not None:
+                _judged(ref, step, violations, told)
+                if after and ev.index == last and not violations:
+                    later = _step(ref, display.states, "after", ev)
+                    later.verdict, later.violation = step.verdict, step.violation
+                    later.told, later.told_left_out = step.told, step.told_left_out
+                    step = later
+                if not steps:
+                    first = ev.index
+                steps.append(step)
+            if violations:
+                illegal = ev.index
+                break
+        else:
+            if n == 0 or (last == n and not after and keep(n + 1, n)):
+                if not steps:
+                    first = n + 1
+                steps.append(_step(ref, display.states, "end" if n else "start", None))
+        return Replay(ref.record.doc.file, n, steps, first, illegal, ref.printing, sides)
+    finally:
+        ref.release()
+
+
+def _sides(ref: Referee) -> list[str]:
+    game = ref.spec.game
+    if game is None or not game.players:
+        return []
+    return [str(v) for v in ref.interp.enum_values(game.players)]
+
+
+def _before(spec: Spec, path: Source, choice: Choice, states: frozenset[str], ev: Event) -> Step:
+    fresh = open_referee(spec, path, choice)
+    try:
+        fresh.start()
+        for earlier in fresh.record.events[: ev.index - 1]:
+            fresh.judge(earlier)
+        return _step(fresh, states, "before", ev)
+    finally:
+        fresh.release()
+
+
+def _step(ref: Referee, states: frozenset[str], position: str, ev: Event | None) -> Step:
+    read, _ = read_state(ref, states)
+    d = ref.sym.values.get("summary")
+    summary = brief(ref.interp.call("summary"), SUMMARY_KEPT) if isinstance(d, ast.Define) else ""
+    frames = []
+    for f in ref.machine.frames:
+        args = ", ".join(f"{p.name}: {show(f.vars.get(p.name))}" for p in f.proc.params)
+        step = f"step {f.step.name}" if f.step else "done"
+        frames.append(f"{f.proc.title}" + (f" ({args})" if args else "") + f", {step}")
+    if not ref.machine.frames and ref.machine.over:
+        frames.append(f"the game is over ({ref.machine.over})")
+    return Step(
+        position=position,
+        event=_event(ref, ev) if ev is not None else None,
+        summary=shown(summary, SUMMARY_KEPT),
+        frames=[shown(f, SUMMARY_KEPT) for f in frames],
+        state={k: v["value"] for k, v in read.items()},
+    )
+
+
+def _event(ref: Referee, ev: Event) -> dict[str, Any]:
+    span = ref.record.doc.span(ev.path[:2])
+    by = ev.args.get("by")
+    return {
+        "index": ev.index,
+        "action": ev.action,
+        "by": by if isinstance(by, str) or by is None else str(by),
+        "line": span.line,
+        "args": ev.args,
+    }
+
+
+def _judged(ref: Referee, step: Step, violations: list[Violation], since: int) -> None:
+    if violations:
+        v = violations[0]
+        step.verdict = "illegal"
+        step.violation = {
+            "cites": v.cites,
+            "clause": v.clause,
+            "label": v.label,
+            "title": v.title,
+            "message": shown(v.message, TEXT_KEPT),
+            "numbers": [shown(x, TEXT_KEPT) for x in v.numbers[:TOLD_KEPT]],
+        }
+        return
+    step.verdict = "legal"
+    every = ref.interp.told[since:]
+    step.told = [
+        {
+            "cites": f"{st.clause}/{st.label}",
+            "clause": st.clause,
+            "text": shown(text, TEXT_KEPT),
+            "values": {name: listed(v) for name, v in values},
+        }
+        for st, text, values in every[:TOLD_KEPT]
+    ]
+    step.told_left_out = max(len(every) - TOLD_KEPT, 0)

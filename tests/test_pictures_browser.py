@@ -1,0 +1,162 @@
+"""The replay page in a real browser: headless Chromium (Debian's package, /usr/bin/chromium)
+driven by Playwright. The DOM shows the right units and verdict at chosen steps; a button
+click and an arrow key step; the page fetches nothing; a narrow screen still shows it all."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.cli import main
+from tests.referee_helpers import EXAMPLES
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')"
+)
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium on PATH (apt-get install chromium; .ci/run does)"
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    # Playwright gives each launch a fresh profile of its own (a --user-data-dir)
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+def write_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], record: Path, *argv: str, code: int = 0
+) -> str:
+    assert main(["show", str(record), "--format", "html", *argv]) == code
+    out = tmp_path / "page.html"
+    out.write_text(capsys.readouterr().out)
+    return out.as_uri()
+
+
+def open_page(browser: Any, url: str, width: int = 1400) -> tuple[Any, list[str], list[str]]:
+    page = browser.new_page(viewport={"width": width, "height": 1000})
+    errors: list[str] = []
+    requests: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(url)
+    return page, errors, requests
+
+
+def units(page: Any) -> dict[tuple[str, str], int]:
+    found = page.eval_on_selector_all(
+        "#step g.unit",
+        "els => els.map(e => [e.dataset.location, e.dataset.side, Number(e.dataset.count)])",
+    )
+    return {(loc, side): n for loc, side, n in found}
+
+
+def test_stepping_through_a_combat(
+    browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = write_page(tmp_path, capsys, EXAMPLES / "combat-example.yaml", "--at", "9")
+    page, errors, requests = open_page(browser, url)
+    # opened at event 9: the units at Sawayama, the Impact so far, the verdict and its clause
+    assert page.inner_text("#heading").endswith(
+        "before event 9 of 16: deploy by tokugawa (line 39)"
+    )
+    assert units(page) == {("Sawayama", "tokugawa"): 6, ("Sawayama", "ishida"): 7}
+    assert page.text_content("#step .impact") == "Impact T 8 : I 13"
+    assert page.inner_text("#verdict-word") == "\u2713 legal"
+    assert page.inner_text("#told").startswith("8.3.1/impact: tokugawa deploys [tokugawa-3-square]")
+    assert page.inner_text("#where") == "step 9 of 17"
+    # the next button: event 10, where the Impact stands at 13 all
+    page.click("#next")
+    assert page.get_attribute("body", "data-event") == "10"
+    assert page.text_content("#step .impact") == "Impact T 13 : I 13"
+    # the right arrow, three times: event 13, Tokugawa's losses, after Ishida lost two blocks
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert page.get_attribute("body", "data-event") == "13"
+    assert units(page) == {("Sawayama", "tokugawa"): 6, ("Sawayama", "ishida"): 5}
+    # the left arrow steps back; End goes to the end: Ishida retreated to Kyoto
+    page.keyboard.press("ArrowLeft")
+    assert page.get_attribute("body", "data-event") == "12"
+    page.keyboard.press("End")
+    assert page.inner_text("#heading").endswith("the end of the record, after event 16")
+    assert units(page) == {("Sawayama", "tokugawa"): 5, ("Kyoto", "ishida"): 5}
+    # clicking an event in the list goes there
+    page.click("#events li:nth-child(11) button")
+    assert page.inner_text("#told").startswith("8.2.1/result: battle at Sawayama")
+    assert errors == []
+    assert [u for u in requests if not u.startswith("file:")] == []
+    page.close()
+
+
+def test_the_illegal_event_is_highlighted_and_jumped_to(
+    browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = write_page(tmp_path, capsys, EXAMPLES / "illegal" / "road-used-twice.yaml", code=1)
+    page, errors, _ = open_page(browser, url)
+    assert page.get_attribute("body", "data-event") == "3"
+    assert page.inner_text("#verdict-word") == "\u2717 ILLEGAL"
+    assert page.inner_text("#cites") == "7.3.1/segment-once"
+    assert "Kyoto-Minakuchi was already used" in page.inner_text("#message")
+    assert page.get_attribute("#verdict", "class") == "illegal"
+    assert page.eval_on_selector_all(
+        "#step line.broken", "els => els.map(e => [e.dataset.from, e.dataset.to])"
+    ) == [["Kyoto", "Minakuchi"]]
+    current = page.locator("#events li.current")
+    assert current.get_attribute("class") == "illegal current"
+    page.keyboard.press("Home")
+    assert page.inner_text("#verdict-word") == "\u2713 legal"
+    assert page.locator("#step line.broken").count() == 0
+    assert errors == []
+    page.close()
+
+
+def test_readable_on_a_phone(
+    browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = write_page(tmp_path, capsys, EXAMPLES / "combat-example.yaml", "--at", "9")
+    page, errors, _ = open_page(browser, url, width=390)
+    # nothing wider than the screen: the board scales to it, the controls wrap below
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    board = page.locator("#board svg").bounding_box()
+    assert board is not None and 300 <= board["width"] <= 390
+    assert page.locator("#next").is_visible()
+    shot = tmp_path / "phone.png"
+    page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000  # a picture was drawn
+    assert errors == []
+    page.close()
+
+
+def test_the_svg_opens_in_the_browser(
+    browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(["show", str(EXAMPLES / "combat-example.yaml"), "--at", "9", "--format", "svg"]) == 0
+    )
+    path = tmp_path / "board.svg"
+    path.write_text(capsys.readouterr().out)
+    page, errors, _ = open_page(browser, path.as_uri())
+    # parsed as SVG (an XML error would show Chromium's error page instead)
+    assert page.evaluate("document.documentElement.namespaceURI") == "http://www.w3.org/2000/svg"
+    labels = page.eval_on_selector_all("text.label", "els => els.length")
+    assert labels == 51
+    assert errors == []
+    page.close()
