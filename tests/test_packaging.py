@@ -125,12 +125,13 @@ def test_the_wheel_carries_the_grammar_the_games_and_the_marker(wheel: Path) -> 
     names = set(zipfile.ZipFile(wheel).namelist())
     carried = {
         p.relative_to(ROOT).as_posix()
-        for folder in ("referee/games", "referee/grammar")
+        for folder in ("referee/games", "referee/grammar", "referee/schema")
         for p in (ROOT / folder).rglob("*")
         if p.is_file()
     }
     assert "referee/grammar/rules.lark" in carried
     assert "referee/games/schema/record.schema.json" in carried
+    assert "referee/schema/output.schema.json" in carried
     assert carried - names == set()
     assert "referee/py.typed" in names
     modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "referee").rglob("*.py")}
@@ -174,6 +175,27 @@ def test_clauses_and_spec_check_from_another_folder(
     checked = _referee(installed, elsewhere, "spec", "check")
     assert (checked.returncode, checked.stderr) == (0, "")
     assert checked.stdout.startswith("spec OK:")
+
+
+def test_the_installed_json_validates_against_the_installed_schema(
+    installed: Path, elsewhere: Path
+) -> None:
+    """The schema ships in the wheel, and the installed referee's JSON keeps to it."""
+    python = installed / ("python.exe" if os.name == "nt" else "python")
+    script = (
+        "import json, subprocess, sys, jsonschema\n"
+        "from referee.output import schema\n"
+        "out = subprocess.run(sys.argv[1:], capture_output=True, text=True).stdout\n"
+        "data = json.loads(out)\n"
+        "jsonschema.validate(data, schema(), cls=jsonschema.Draft202012Validator)\n"
+        "print(data['command'], data['exit_code'], data['result']['summary']['illegal'])\n"
+    )
+    referee_ = str(installed / "referee")
+    run = _run(
+        [str(python), "-c", script, referee_, "check", f"examples/{ILLEGAL}", "--format", "json"],
+        elsewhere,
+    )
+    assert (run.returncode, run.stderr, run.stdout) == (0, "", "check 1 1\n")
 
 
 def test_a_bad_record_is_a_located_error_from_the_installed_referee(
