@@ -125,9 +125,21 @@ MUTATIONS = [
     ),
     (
         "clauses/02-victory.rules",
+        "if tokugawa_points > ishida_points",
+        "if tokugawa_points < ishida_points",
+        {"2.2/more-points-win"},
+    ),
+    (
+        "clauses/02-victory.rules",
         "if ishida_claim then side.ishida",
         "if tokugawa_claim then side.ishida",
         {"2.1/winner-claimed"},
+    ),
+    (
+        "clauses/03-pieces.rules",
+        "if s == side.tokugawa then side.ishida else side.tokugawa",
+        "if s == side.tokugawa then side.ishida else side.ishida",
+        {"3.1/two-sides"},
     ),
     (
         "clauses/06-weekly.rules",
@@ -152,6 +164,12 @@ MUTATIONS = [
         "const size_step: int = 4",
         "const size_step: int = 5",
         {"7.3.6/chart-agrees", "7.3.5/seventeen-never-move"},
+    ),
+    (
+        "clauses/07-movement.rules",
+        "min((blocks - 1) // size_step, size_steps)",
+        "min((blocks - 1) % size_step, size_steps)",
+        {"7.3.5/penalty-never-shrinks", "7.3.3/bigger-is-slower"},
     ),
     (
         "clauses/07-movement.rules",
@@ -190,6 +208,12 @@ MUTATIONS = [
     ),
     (
         "clauses/08-combat.rules",
+        "const special_attack_base: int = 2",
+        "const special_attack_base: int = -1",
+        {"8.3.1/impact-bounds"},
+    ),
+    (
+        "clauses/08-combat.rules",
         "const same_daimyo_step: int = 1",
         "const same_daimyo_step: int = 2",
         {"8.3.1/one-daimyo-adds-up", "8.3.1/combat-example"},
@@ -205,6 +229,12 @@ MUTATIONS = [
         "const impact_per_loss: int = 7",
         "const impact_per_loss: int = 6",
         {"8.7.1/losses-follow-the-table"},
+    ),
+    (
+        "clauses/08-combat.rules",
+        "impact_received // impact_per_loss + (if lost_battle",
+        "impact_received % 20 // impact_per_loss + (if lost_battle",
+        {"8.7.1/more-impact-more-losses"},
     ),
     (
         "clauses/08-combat.rules",
@@ -231,6 +261,10 @@ MUTATIONS = [
         {"8.10/overrun-no-richer"},
     ),
 ]
+
+
+def test_every_property_is_caught_by_a_mutation() -> None:
+    assert set().union(*(m[3] for m in MUTATIONS)) == PROMISED
 
 
 @pytest.mark.parametrize(
