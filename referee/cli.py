@@ -432,11 +432,12 @@ def build_parser() -> argparse.ArgumentParser:
         "prove the spec's properties with z3",
         "Prove each property the spec declares, with z3, from the same definitions the\n"
         "referee evaluates: proved, failed with a counterexample and the clauses involved,\n"
-        "or skipped with the reason. -v adds the clauses each proof rests on.",
+        "skipped (it cannot be translated) or unknown (z3 gave no answer in time), each\n"
+        "with the reason. -v adds the clauses each proof rests on.",
         ["referee prove", "referee prove --all-overlays", "referee prove --printing gmt-2011"],
         [
-            "0  no property fails",
-            "1  a property fails: its counterexample is shown",
+            "0  every property is proved",
+            "1  a property fails (its counterexample is shown), is skipped or is unknown",
             _SPEC_BAD,
         ],
     )
@@ -447,6 +448,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--all-overlays",
         action="store_true",
         help="prove under every printing, and with each overlay off, naming what breaks",
+    )
+    p.add_argument(
+        "--timeout",
+        type=_positive_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long z3 may take over each property before it is unknown (default 10)",
     )
     _common(p)
     p.set_defaults(run=cmd_prove)
@@ -739,6 +747,17 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _positive_seconds(text: str) -> float:
+    """A --timeout: a number of seconds above zero and at most an hour."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 3600:
+        raise argparse.ArgumentTypeError(f"expected seconds between 0 and 3600, got {text!r}")
+    return seconds
+
+
 def cmd_prove(args: argparse.Namespace) -> int:
     spec = _load(args)
     names = spec.components.names()
@@ -750,20 +769,26 @@ def cmd_prove(args: argparse.Namespace) -> int:
         runs = [("", Choice(args.printing, list(args.overlay), list(args.no_overlay)))]
     report: list[dict[str, Any]] = []
     lines: list[str] = []
-    failed = False
+    unproved: list[str] = []
     for title, choice in runs:
         printing, overlays = in_force(spec.sym, choice, lambda _: Span("<command line>", 0, 0))
-        outcomes = prove(apply(spec.sym, overlays), names)
-        failed = failed or any(o.status == "failed" for o in outcomes)
+        outcomes = prove(apply(spec.sym, overlays), names, int(args.timeout * 1000))
         head = title or f"printing {printing}"
+        where = f" ({head})" if len(runs) > 1 else ""
+        unproved += [f"{o.cites} {o.status}{where}" for o in outcomes if o.status != "proved"]
         lines.append(f"{head}; overlays in force: {len(overlays)}")
         for o in outcomes:
             lines.append("  " + o.line())
             if args.verbose and o.clauses and o.status != "failed":
                 lines.append(f"      rests on clauses: {', '.join(o.clauses)}")
         report.append({"run": head, "properties": [asdict(o) for o in outcomes]})
+    total = sum(len(r["properties"]) for r in report)
+    if unproved:
+        lines.append(f"{len(unproved)} of {total} not proved: {'; '.join(unproved)}")
+    else:
+        lines.append(f"all {total} proved")
     _emit(args, {"runs": report}, "\n".join(lines))
-    return EXIT_ILLEGAL if failed else EXIT_OK
+    return EXIT_ILLEGAL if unproved else EXIT_OK
 
 
 def cmd_spec_check(args: argparse.Namespace) -> int:

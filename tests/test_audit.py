@@ -155,9 +155,9 @@ def test_a_winner_recording_a_loss_cites_8_7_1_with_its_numbers(
     rec["events"][4:4] = [{"losses": {"by": "ishida", "blocks": ["ukita-3"]}}]
     first = illegal(tmp_path, capsys, rec, 5, "8.7.1/loss-count")
     assert first["message"] == "1 loss(es) taken; 0 are due"
-    assert any(
-        n.startswith("battle_losses(impact_received: 0, lost_battle: false) = 0")
-        for n in first["numbers"]
+    assert (
+        "losses_due(impact_received: 0, lost_battle: false, present: 1) = 0  (8.7.1)"
+        in (first["numbers"])
     )
 
 

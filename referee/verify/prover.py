@@ -17,6 +17,7 @@ import z3
 
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
+from referee.verify import lists
 
 MAX_INLINE = 64
 
@@ -42,7 +43,7 @@ class Outcome:
     clause: str
     label: str
     text: str
-    status: str  # proved | failed | skipped
+    status: str  # proved | failed | skipped | unknown
     counterexample: dict[str, str] = field(default_factory=dict)
     clauses: list[str] = field(default_factory=list)
     reason: str = ""
@@ -55,8 +56,9 @@ class Outcome:
         head = f"{self.cites:<40} {self.status}"
         if self.status == "failed":
             values = ", ".join(f"{k} = {v}" for k, v in self.counterexample.items())
-            return f"{head}: counterexample {values} (clauses {', '.join(self.clauses)})"
-        if self.status == "skipped":
+            what = f"counterexample {values}" if values else "false as stated"
+            return f"{head}: {what} (clauses {', '.join(self.clauses)})"
+        if self.status in ("skipped", "unknown"):
             return f"{head}: {self.reason}"
         return f"{head} ({self.text})"
 
@@ -69,6 +71,8 @@ class Translator:
         self.used: set[str] = set()  # clauses whose definitions were translated
         self.depth = 0
         self.fresh = 0
+        # what the property's domains say of its free variables (lists.py bounds sums by them)
+        self.assumptions: list[Any] = []
 
     # ------------------------------------------------------------ sorts
     def enum_sort(self, name: str) -> tuple[z3.SortRef, dict[str, z3.ExprRef]]:
@@ -142,6 +146,8 @@ class Translator:
             return self.expr(e.body, {**env, e.name: self.expr(e.value, env)})
         if isinstance(e, ast.Quant):
             return self.quant(e, env)
+        if isinstance(e, (ast.Sum, ast.Count)):
+            return lists.over_range(self, e, env)
         raise Untranslatable(f"{type(e).__name__.lower()} expressions")
 
     def binop(self, e: ast.BinOp, env: dict[str, Any]) -> Any:
@@ -243,7 +249,7 @@ def prove_one(
     out = Outcome(p.clause, p.name, p.text, "proved")
     try:
         free: dict[str, z3.ExprRef] = {}
-        constraints = []
+        constraints = tr.assumptions
         body = p.body
         # the outermost "forall" becomes free constants: a failure then has values
         if isinstance(body, ast.Quant) and body.kind == "forall":
@@ -256,20 +262,31 @@ def prove_one(
     except Untranslatable as err:
         out.status, out.reason = "skipped", f"cannot translate {err}"
         return out
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
-    solver.add(*constraints)
-    solver.add(z3.Not(goal))
-    result = solver.check()
     out.clauses = sorted(tr.used | {p.clause}, key=lambda c: tuple(int(x) for x in c.split(".")))
+    solver = _solver(timeout_ms, constraints, goal)
+    result = solver.check()
     if result == z3.unsat:
         return out
     if result == z3.unknown:
-        out.status, out.reason = "skipped", f"z3 could not decide ({solver.reason_unknown()})"
-        return out
+        return _unknown(out, solver, timeout_ms)
     model = solver.model()
     out.status = "failed"
     out.counterexample = {
         name: str(model.eval(x, model_completion=True)) for name, x in free.items()
     }
+    return out
+
+
+def _solver(timeout_ms: int, constraints: list[Any], goal: Any) -> z3.Solver:
+    """A solver that looks for values within the domains where the goal fails."""
+    solver = z3.Solver()
+    solver.set("timeout", timeout_ms)
+    solver.add(*constraints)
+    solver.add(z3.Not(goal))
+    return solver
+
+
+def _unknown(out: Outcome, solver: z3.Solver, timeout_ms: int) -> Outcome:
+    out.status = "unknown"
+    out.reason = f"z3 gave no answer ({solver.reason_unknown()}; limit {timeout_ms} ms)"
     return out
