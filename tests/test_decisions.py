@@ -3,7 +3,6 @@ default) and off. The few that no record can tell apart say why."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +10,7 @@ import pytest
 
 from referee.cli import main
 from referee.spec import Spec
-from tests.referee_helpers import deploy, example, judge, move, mutate, position
+from tests.referee_helpers import deploy, example, judge, move, mutate, output, position
 from tests.test_combat import ATTACKER_LOSES, COMBAT, SIEGE, battle_record, challenged_gun
 
 
@@ -642,7 +641,7 @@ def test_decisions_no_record_can_tell_apart(
         # week 2's reinforcements: the blocks drawn are at the end of the recruitment boxes
         record = Path(__file__).parent.parent / "examples" / "weeks-1-2.yaml"
         assert main(["show", str(record), "--after", "45", "--format", "json"]) == 0
-        boxes = json.loads(capsys.readouterr().out)["state"]["recruits"]
+        boxes = output(capsys.readouterr().out)["state"]["recruits"]
         assert boxes["clause"] == "4.4"
         assert boxes["value"]["tokugawa"][-3:] == ["date-2", "maeda-gun", "date-3"]
         assert boxes["value"]["ishida"][-3:] == ["ukita-3", "mori-cavalry", "kobayakawa-cavalry"]
