@@ -34,6 +34,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -94,6 +95,10 @@ class Mutant:
     @property
     def place(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
+
+
+# the spec as it is, judged first: every stage must pass it
+UNCHANGED = Mutant(0, "", "", "", "", 0, 0, 0, 0, "", "", "unchanged")
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
@@ -427,7 +432,7 @@ def _quiet(argv: list[str]) -> tuple[int, str]:
     return code, out.getvalue() + err.getvalue()
 
 
-def judge(game_dir: Path, records: list[Path], every_stage: bool) -> None:
+def judge(game_dir: Path, records: list[Path], suite: list[str], every_stage: bool) -> None:
     """Judge one mutant, printing a JSON line per stage as it ends (the parent reads them,
     and knows from the last which stage was running should the time run out)."""
 
@@ -444,6 +449,23 @@ def judge(game_dir: Path, records: list[Path], every_stage: bool) -> None:
     say(stage="prove", killed=code != 0, why=(failed or [_first_line(out)])[0] if code else "")
     if code != 0 and not every_stage:
         return
+    killed = _judge_records(game_dir, records, say)
+    if (killed and not every_stage) or not suite:
+        return
+    # the test files named, every one loading the mutant (REFEREE_SPEC, tests/conftest.py)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *suite],
+        cwd=ROOT,
+        env={**os.environ, "REFEREE_SPEC": str(game_dir)},
+        capture_output=True,
+        text=True,
+    )
+    failed = [ln for ln in done.stdout.splitlines() if ln.startswith(("FAILED", "ERROR"))]
+    say(stage="suite", killed=done.returncode != 0, why=(failed or [""])[0][:300])
+
+
+def _judge_records(game_dir: Path, records: list[Path], say: Any) -> bool:
+    """Every record replayed under the mutant, to the first that fails; whether one did."""
     from referee.dsl.overlays import Choice
     from referee.engine.batch import expand
     from referee.engine.replay import check_one
@@ -456,13 +478,21 @@ def judge(game_dir: Path, records: list[Path], every_stage: bool) -> None:
         try:
             v = check_one(spec, p, Choice(), False, offer=False)
         except RefereeError as err:
-            say(stage="tests", killed=True, record=str(p), why=_first_line(err.render()))
-            return
-        why = _record_failure(p, v)
+            why = _first_line(err.render())
+        else:
+            why = _record_failure(p, v)
         if why:
-            say(stage="tests", killed=True, record=str(p), why=why)
-            return
-    say(stage="tests", killed=False, records=len(paths))
+            say(stage="records", killed=True, record=_relative(p), why=why)
+            return True
+    say(stage="records", killed=False, records=len(paths))
+    return False
+
+
+def _relative(p: Path) -> str:
+    try:
+        return p.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(p)
 
 
 def _first_line(text: str) -> str:
@@ -472,37 +502,60 @@ def _first_line(text: str) -> str:
 # ---------------------------------------------------------------- running many (the parent)
 
 
+STAGES = ("checker", "prove", "records", "suite")
+
+
 @dataclass
 class Result:
     mutant: Mutant
-    verdict: str  # "checker" | "prove" | "tests" | "timeout" | "survived" | "error"
+    # the first stage that killed it (checker, prove, records, suite), or timeout, survived,
+    # error (the judge itself failed: a bug of this tool)
+    verdict: str
     why: str = ""
     record: str = ""
     seconds: float = 0.0
-    stages: dict[str, bool] = field(default_factory=dict)
+    stages: dict[str, bool] = field(default_factory=dict)  # each stage run: killed or not
 
     @property
     def killed(self) -> bool:
-        return self.verdict in ("prove", "tests", "timeout")
+        return self.verdict in ("prove", "records", "suite", "timeout")
 
 
-def run_one(m: Mutant, records: list[str], timeout: float, every_stage: bool) -> Result:
+def run_one(
+    m: Mutant, records: list[str], suite: list[str], timeout: float, every_stage: bool
+) -> Result:
+    """Judge one mutant (id 0: the spec as it is) in a process of its own, under a time limit.
+    The process and any it starts are one process group, ended together on time-out."""
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="mutant-") as tmp:
         game_dir = write_mutant(None if m.id == 0 else m, Path(tmp))
         cmd = [sys.executable, str(Path(__file__).resolve()), "--judge", str(game_dir)]
         cmd += [a for r in records for a in ("--records", r)]
+        cmd += ["--suite", ",".join(suite)] if suite else []
         cmd += ["--every-stage"] if every_stage else []
-        env = {**os.environ, "REFEREE_NO_CACHE": "1", "PYTHONPATH": str(ROOT)}
+        env = {
+            **os.environ,
+            "REFEREE_NO_CACHE": "1",
+            "REFEREE_SPEC": str(game_dir),
+            "PYTHONPATH": str(ROOT),
+        }
+        proc = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
         try:
-            done = subprocess.run(
-                cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
-            )
-            out, timed_out = done.stdout, False
-        except subprocess.TimeoutExpired as err:
-            raw = err.stdout or b""
-            out, timed_out = raw if isinstance(raw, str) else raw.decode(), True
-            done = None
+            out, err = proc.communicate(timeout=timeout)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+            timed_out = True
     result = Result(m, "survived", seconds=time.monotonic() - started)
     lines = [json.loads(ln) for ln in out.splitlines() if ln.startswith("{")]
     for ln in lines:
@@ -511,14 +564,15 @@ def run_one(m: Mutant, records: list[str], timeout: float, every_stage: bool) ->
             result.verdict, result.why = ln["stage"], ln.get("why", "")
             result.record = ln.get("record", "")
     if timed_out:
-        running = {"checker": "prove", "prove": "tests"}.get(lines[-1]["stage"] if lines else "")
+        last = STAGES.index(lines[-1]["stage"]) if lines else -1
+        running = STAGES[min(last + 1, len(STAGES) - 1)]
         if result.verdict == "survived":
             result.verdict = "timeout"
-            result.why = f"no verdict in {timeout:.0f} s (during {running or 'the checker'})"
-    elif done is not None and done.returncode != 0:
-        result.verdict, result.why = "error", _first_line(done.stderr[-2000:])
-    elif "tests" not in result.stages and result.verdict == "survived":
-        result.verdict, result.why = "error", "the judge stopped before the tests"
+            result.why = f"no verdict in {timeout:.0f} s (during {running})"
+    elif proc.returncode != 0:
+        result.verdict, result.why = "error", _first_line(err[-2000:])
+    elif result.verdict == "survived" and "records" not in result.stages:
+        result.verdict, result.why = "error", "the judge stopped before the records"
     return result
 
 
@@ -544,25 +598,28 @@ def ratio(n: int, d: int) -> str:
 
 
 def figures(results: list[Result], covered: set[str]) -> dict[str, Any]:
+    """The counts, and the kill ratios over the mutants the checker accepts: prove's alone
+    over those of the clauses its properties rest on, and everything's over all."""
     valid = [r for r in results if r.verdict not in ("checker", "error")]
     in_covered = [r for r in valid if r.mutant.clause in covered]
     by_kind: dict[str, list[int]] = {}
     for r in valid:
         k = by_kind.setdefault(r.mutant.kind, [0, 0, 0])
-        k[0] += r.verdict == "prove"
+        k[0] += r.stages.get("prove", False)
         k[1] += r.killed
         k[2] += 1
     return {
         "mutants": len(results),
-        "killed by the checker": sum(r.verdict == "checker" for r in results),
-        "errors": sum(r.verdict == "error" for r in results),
+        "killed by the checker (not counted below)": sum(r.verdict == "checker" for r in results),
+        "errors of this tool (not counted below)": sum(r.verdict == "error" for r in results),
         "judged": len(valid),
         "killed by prove": sum(r.verdict == "prove" for r in valid),
-        "killed by the tests": sum(r.verdict == "tests" for r in valid),
-        "timed out": sum(r.verdict == "timeout" for r in valid),
+        "killed by the records": sum(r.verdict == "records" for r in valid),
+        "killed by the suite": sum(r.verdict == "suite" for r in valid),
+        "timed out (killed)": sum(r.verdict == "timeout" for r in valid),
         "survived": sum(r.verdict == "survived" for r in valid),
         "prove alone, clauses with properties": ratio(
-            sum(r.verdict == "prove" for r in in_covered), len(in_covered)
+            sum(r.stages.get("prove", False) for r in in_covered), len(in_covered)
         ),
         "prove and tests, all": ratio(sum(r.killed for r in valid), len(valid)),
         "by kind": {
@@ -595,19 +652,24 @@ def render_text(results: list[Result], fig: dict[str, Any], covered: set[str]) -
     return "\n".join(lines)
 
 
-def render_markdown(results: list[Result], fig: dict[str, Any]) -> str:
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_markdown(results: list[Result], fig: dict[str, Any], covered: set[str]) -> str:
+    """The figures, by kind, and the survivors: tables for docs/mutation.md."""
     lines = ["| figure | value |", "|---|---|"]
     for k, v in fig.items():
         if k != "by kind":
             lines.append(f"| {k} | {v} |")
+    lines.append(f"| clauses with properties | {', '.join(sorted(covered, key=_clause_key))} |")
     lines += ["", "| kind | prove | prove and tests |", "|---|---|---|"]
     for kind, x in fig["by kind"].items():
         lines.append(f"| {kind} | {x['prove']} | {x['prove and tests']} |")
-    lines += ["", "| # | mutant | place | verdict |", "|---|---|---|---|"]
+    lines += ["", "| # | survivor | place |", "|---|---|---|"]
     for r in results:
-        verdict = r.verdict if r.verdict != "survived" else "**survived**"
-        name = r.mutant.name.replace("|", "\\|")
-        lines.append(f"| {r.mutant.id} | `{name}` | {r.mutant.place} | {verdict} |")
+        if r.verdict == "survived":
+            lines.append(f"| {r.mutant.id} | `{_cell(r.mutant.name)}` | {r.mutant.place} |")
     return "\n".join(lines)
 
 
@@ -627,17 +689,28 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="mutants at once")
     p.add_argument("--timeout", type=float, default=300, help="seconds a mutant may take")
     p.add_argument(
-        "--records", action="append", default=None, help="record folders (examples, tests/readings)"
+        "--records",
+        action="append",
+        default=None,
+        metavar="DIR",
+        help="a folder of records to replay (default: examples and tests/readings)",
     )
     p.add_argument(
-        "--every-stage", action="store_true", help="run the records even when prove kills"
+        "--suite",
+        default="",
+        metavar="FILES",
+        help="test files (comma-separated) run with pytest against a mutant the records spare",
+    )
+    p.add_argument(
+        "--every-stage", action="store_true", help="run every stage, even after one kills"
     )
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     p.add_argument("--judge", type=Path, help=argparse.SUPPRESS)  # the child: one mutant
     args = p.parse_args(argv)
     records = args.records or list(RECORDS)
+    suite = split(args.suite)
     if args.judge:
-        judge(args.judge, [ROOT / r for r in records], args.every_stage)
+        judge(args.judge, [ROOT / r for r in records], suite, args.every_stage)
         return 0
     bad = set(split(args.kinds)) - set(KINDS)
     if bad:
@@ -660,14 +733,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     covered = covered_clauses()
     # the spec as it is must pass every stage, or a kill would say nothing of the change
-    base = run_one(Mutant(0, "", "", "", "", 0, 0, 0, 0, "", "", ""), records, args.timeout, True)
+    base = run_one(UNCHANGED, records, suite, args.timeout, True)
     if base.verdict != "survived":
         where = f"{base.record}: " if base.record else ""
         print(f"mutate: the spec as it is fails {base.verdict}: {where}{base.why}", file=sys.stderr)
         return 2
     results: list[Result] = []
     with ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
-        futures = [pool.submit(run_one, m, records, args.timeout, args.every_stage) for m in chosen]
+        futures = [
+            pool.submit(run_one, m, records, suite, args.timeout, args.every_stage) for m in chosen
+        ]
         for i, f in enumerate(futures, 1):
             r = f.result()
             results.append(r)
@@ -683,13 +758,16 @@ def main(argv: list[str] | None = None) -> int:
             "figures": fig,
             "covered": sorted(covered, key=_clause_key),
             "mutants": [
-                {**asdict(r.mutant), "name": r.mutant.name, **asdict(r), "mutant": r.mutant.id}
+                {
+                    **{k: v for k, v in asdict(r).items() if k != "mutant"},
+                    "mutant": {**asdict(r.mutant), "name": r.mutant.name},
+                }
                 for r in results
             ],
         }
         print(json.dumps(out, indent=2))
     elif args.format == "markdown":
-        print(render_markdown(results, fig))
+        print(render_markdown(results, fig, covered))
     else:
         print(render_text(results, fig, covered))
     return 0
