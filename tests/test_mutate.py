@@ -103,8 +103,18 @@ def test_a_mutant_the_checker_rejects_is_told_apart(mutate: ModuleType) -> None:
     file = "sekigahara/clauses/07-movement.rules"
     start = (SPEC_ROOT / file).read_text().index("overrun_ratio * enemy_blocks")
     bad = mutate.Mutant(
-        -1, "number", "7.4.1", "overruns", file, 0, 0, start, start + 13, "overrun_ratio",
-        "overrun_ratiox", "a name nobody declares",
+        -1,
+        "number",
+        "7.4.1",
+        "overruns",
+        file,
+        0,
+        0,
+        start,
+        start + 13,
+        "overrun_ratio",
+        "overrun_ratiox",
+        "a name nobody declares",
     )
     r = mutate.run_one(bad, ["examples/disputes"], [], 120, False)
     assert r.verdict == "checker" and "overrun_ratiox" in r.why, r

@@ -42,6 +42,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,7 @@ if str(ROOT) not in sys.path[:1]:
 
 from referee.dsl import ast  # noqa: E402
 from referee.dsl.guards import parse_rules  # noqa: E402
+from referee.engine.notation import EXPANSION_SUFFIX  # noqa: E402
 from referee.resources import games_root  # noqa: E402
 
 RECORDS = ("examples", "tests/readings")
@@ -109,9 +111,10 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
 class _Finder:
     """Walks one parsed file and collects its candidate changes."""
 
-    def __init__(self, file: str, text: str) -> None:
+    def __init__(self, file: str, text: str, rules: set[str]) -> None:
         self.file = file
         self.text = text
+        self.rules = rules  # the definitions the rules reach
         self.found: list[tuple[str, str, str, str, int, int, str, str]] = []
         self.clause = ""
         self.where = ""
@@ -206,6 +209,8 @@ class _Finder:
         self.where = d.name
         if isinstance(d, ast.Property):
             return  # a property is what checks the rules, not a rule
+        if isinstance(d, (ast.Define, ast.ConstDecl, ast.TableDecl)) and d.name not in self.rules:
+            return  # only random play or a refusal's suggestions use it
         if isinstance(d, (ast.ConstDecl, ast.StateDecl)):
             self.expr(d.value)
         elif isinstance(d, ast.TableDecl):
@@ -266,6 +271,68 @@ class _Finder:
             self.overlay = ""
 
 
+def _names(node: object, into: set[str]) -> None:
+    """Every name a node refers to (a definition called, a routine done, a requirement
+    checked), but none in what an action proposes or offers: those only suggest arguments."""
+    if isinstance(node, ast.Name):
+        into.add(node.id)
+    elif isinstance(node, ast.DoStmt):
+        into.add(node.name)
+    elif isinstance(node, list | tuple):
+        for x in node:
+            _names(x, into)
+        return
+    if hasattr(node, "__dataclass_fields__"):
+        for k, v in vars(node).items():
+            if not (isinstance(node, ast.Allow) and k in ("propose", "alternatives")):
+                _names(v, into)
+
+
+def _entry(name: str) -> bool:
+    """A definition the engine itself calls: ``summary()`` (where a game stands, in every
+    verdict) and ``NAME_setup()`` (the events ``setup: NAME`` stands for)."""
+    return name == "summary" or name.endswith(EXPANSION_SUFFIX)
+
+
+def rule_names(modules: list[ast.Module]) -> set[str]:
+    """The definitions, constants and tables the rules reach: from every declaration but
+    the definitions themselves (requirements, procedures, routines, standing rules,
+    properties, state), then through the bodies of the definitions reached. What only
+    ``propose`` and ``alternatives`` reach (random play, a refusal's suggestions) is not in."""
+    bodies: dict[str, list[ast.Decl]] = {}
+    roots: list[ast.Decl] = []
+    decls = [d for m in modules for c in m.clauses for d in c.decls]
+    decls += [
+        ch.decl
+        for m in modules
+        for o in m.overlays
+        for a in o.amends
+        for ch in a.changes
+        if ch.decl
+    ]
+    for d in decls:
+        if isinstance(d, (ast.Define, ast.ConstDecl, ast.TableDecl)):
+            bodies.setdefault(d.name, []).append(d)
+        if not isinstance(d, (ast.Define, ast.ConstDecl, ast.TableDecl)) or _entry(d.name):
+            roots.append(d)
+    reached = {name for name in bodies if _entry(name)}
+    _names(roots, reached)
+    _names(
+        [ch.cond for m in modules for o in m.overlays for a in o.amends for ch in a.changes],
+        reached,
+    )
+    todo = [n for n in reached if n in bodies]
+    while todo:
+        name = todo.pop()
+        found: set[str] = set()
+        _names(bodies[name], found)
+        for n in found - reached:
+            reached.add(n)
+            if n in bodies:
+                todo.append(n)
+    return reached
+
+
 def _children(e: ast.Expr) -> Iterator[ast.Expr]:
     for v in vars(e).values():
         if isinstance(v, ast.Expr):
@@ -306,16 +373,46 @@ def _short(e: ast.Expr) -> str:
     return "..."
 
 
+@lru_cache(maxsize=4)
+def _parsed(game: str) -> tuple[dict[Path, str], dict[Path, ast.Module], set[str]]:
+    """The game's .rules files: their texts, their trees, and the names the rules reach."""
+    root = games_root()
+    paths = sorted((root / game).rglob("*.rules"))
+    texts = {p: p.read_text(encoding="utf-8") for p in paths}
+    modules = {p: parse_rules(texts[p], p.relative_to(root).as_posix()) for p in paths}
+    return texts, modules, rule_names(list(modules.values()))
+
+
+def left_out(game: str = "sekigahara") -> list[str]:
+    """The definitions no rule reaches, not mutated: those only random play's proposals or a
+    refusal's suggestions use, and those nothing uses."""
+    _, modules, rules = _parsed(game)
+    kinds = (ast.Define, ast.ConstDecl, ast.TableDecl)
+    names = {d.name for m in modules.values() for c in m.clauses for d in c.decls}
+    return sorted(
+        n
+        for n in names - rules
+        if any(
+            isinstance(d, kinds) and d.name == n
+            for m in modules.values()
+            for c in m.clauses
+            for d in c.decls
+        )
+    )
+
+
 def mutants(game: str = "sekigahara") -> list[Mutant]:
     """Every single change of the game's .rules files, in a fixed order: by file, then by
     place in the file."""
     root = games_root()
     out: list[Mutant] = []
-    for path in sorted((root / game).rglob("*.rules")):
+    texts, modules, rules = _parsed(game)
+    paths = list(texts)
+    for path in paths:
         rel = path.relative_to(root).as_posix()
-        text = path.read_text(encoding="utf-8")
-        finder = _Finder(rel, text)
-        finder.module(parse_rules(text, rel))
+        text = texts[path]
+        finder = _Finder(rel, text, rules)
+        finder.module(modules[path])
         for kind, clause, where, overlay, start, end, new, change in sorted(
             finder.found, key=lambda f: (f[4], f[5], KINDS.index(f[0]), f[6])
         ):
@@ -637,6 +734,7 @@ def render_text(results: list[Result], fig: dict[str, Any], covered: set[str]) -
             lines.append(f"        {r.record + ': ' if r.record else ''}{r.why}")
     lines.append("")
     lines.append(f"clauses with properties: {', '.join(sorted(covered, key=_clause_key))}")
+    lines.append(f"definitions no rule reaches, not mutated: {', '.join(left_out())}")
     for k, v in fig.items():
         if k == "by kind":
             for kind, x in v.items():
@@ -663,6 +761,7 @@ def render_markdown(results: list[Result], fig: dict[str, Any], covered: set[str
         if k != "by kind":
             lines.append(f"| {k} | {v} |")
     lines.append(f"| clauses with properties | {', '.join(sorted(covered, key=_clause_key))} |")
+    lines.append(f"| definitions no rule reaches, not mutated | {', '.join(left_out())} |")
     lines += ["", "| kind | prove | prove and tests |", "|---|---|---|"]
     for kind, x in fig["by kind"].items():
         lines.append(f"| {kind} | {x['prove']} | {x['prove and tests']} |")
@@ -705,6 +804,9 @@ def main(argv: list[str] | None = None) -> int:
         "--every-stage", action="store_true", help="run every stage, even after one kills"
     )
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    p.add_argument(
+        "--load", type=Path, metavar="FILE", help="judge none: show a run saved with --format json"
+    )
     p.add_argument("--judge", type=Path, help=argparse.SUPPRESS)  # the child: one mutant
     args = p.parse_args(argv)
     records = args.records or list(RECORDS)
@@ -730,6 +832,18 @@ def main(argv: list[str] | None = None) -> int:
             for m in chosen:
                 print(f"#{m.id:<5} {m.kind:<9} {m.name}  ({m.place})")
             print(f"{len(chosen)} mutant(s)")
+            print(f"definitions no rule reaches, not mutated: {', '.join(left_out())}")
+        return 0
+    if args.load:
+        saved = json.loads(args.load.read_text(encoding="utf-8"))
+        loaded = [
+            Result(
+                **{**r, "mutant": Mutant(**{k: v for k, v in r["mutant"].items() if k != "name"})}
+            )
+            for r in saved["mutants"]
+        ]
+        covered = set(saved["covered"])
+        show(args.format, loaded, covered)
         return 0
     covered = covered_clauses()
     # the spec as it is must pass every stage, or a kill would say nothing of the change
@@ -752,8 +866,13 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
                 flush=True,
             )
+    show(args.format, results, covered)
+    return 0
+
+
+def show(form: str, results: list[Result], covered: set[str]) -> None:
     fig = figures(results, covered)
-    if args.format == "json":
+    if form == "json":
         out = {
             "figures": fig,
             "covered": sorted(covered, key=_clause_key),
@@ -766,11 +885,10 @@ def main(argv: list[str] | None = None) -> int:
             ],
         }
         print(json.dumps(out, indent=2))
-    elif args.format == "markdown":
+    elif form == "markdown":
         print(render_markdown(results, fig, covered))
     else:
         print(render_text(results, fig, covered))
-    return 0
 
 
 if __name__ == "__main__":
