@@ -576,6 +576,8 @@ def _judge_records(game_dir: Path, records: list[Path], say: Any) -> bool:
             v = check_one(spec, p, Choice(), False, offer=False)
         except RefereeError as err:
             why = _first_line(err.render())
+        except Exception as err:  # noqa: BLE001 - a crash fails the record, as it would a test
+            why = f"the referee crashed: {type(err).__name__}: {err}"[:300]
         else:
             why = _record_failure(p, v)
         if why:
