@@ -36,7 +36,12 @@ MAX_SCHEMA_BYTES = 1024 * 1024
 
 
 def default_game_dir() -> Path:
-    """The game spec shipped with the engine (the first bundled game; there is one, for now)."""
+    """The spec a command loads when given none: the folder ``REFEREE_SPEC`` names, if set
+    (a mutant of the spec, say, for every test to judge); else the game spec shipped with the
+    engine (the first bundled game; there is one, for now)."""
+    chosen = os.environ.get("REFEREE_SPEC")
+    if chosen:
+        return Path(chosen)
     games = resources.bundled_games()
     return SPEC_ROOT / games[0] if games else SPEC_ROOT
 

@@ -10,9 +10,10 @@ import pytest
 
 from referee import spec as spec_module
 from referee.dsl.interp import Interpreter
-from referee.spec import SPEC_ROOT, Spec, load_spec
+from referee.spec import SPEC_ROOT, Spec, default_game_dir, load_spec
 
-GAME = SPEC_ROOT / "sekigahara"
+# the bundled game, or the spec REFEREE_SPEC names (tools/mutate.py judges a mutant so)
+GAME = default_game_dir()
 
 # Tests load many temporary specs: keep them out of the user's disk cache
 # (test_spec_cache.py tests the cache in a directory of its own).

@@ -1,0 +1,120 @@
+"""tools/mutate.py, the spec's mutation tool: its mutants are single, well-formed changes named
+by clause and place, and its stages notice what they should (so the tool cannot rot)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from referee.cli import main
+from referee.dsl.guards import parse_rules
+from referee.spec import SPEC_ROOT
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def mutate() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mutate", ROOT / "tools" / "mutate.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["mutate"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def every(mutate: ModuleType) -> list[object]:
+    return mutate.mutants()  # type: ignore[no-any-return]
+
+
+def named(every: list[object], name: str) -> object:
+    found = [m for m in every if m.name == name]  # type: ignore[attr-defined]
+    assert len(found) == 1, [m.name for m in every if name.split()[0] in m.name][:20]  # type: ignore[attr-defined]
+    return found[0]
+
+
+def test_every_kind_of_change_is_made_in_a_fixed_order(every: list[object]) -> None:
+    kinds = {m.kind for m in every}  # type: ignore[attr-defined]
+    assert kinds == {"number", "compare", "andor", "require", "check", "statement"}
+    assert [m.id for m in every] == list(range(1, len(every) + 1))  # type: ignore[attr-defined]
+    m = named(every, "7.4.1 overrun_ratio 4 -> 5")
+    assert (m.kind, m.old, m.new) == ("number", "4", "5")  # type: ignore[attr-defined]
+    assert m.place.startswith("sekigahara/clauses/07-movement.rules:")  # type: ignore[attr-defined]
+    named(every, "7.3.1/segment-once dropped")  # a requirement that always holds
+
+
+def test_a_sample_of_mutants_each_parse_and_change_one_node(
+    mutate: ModuleType, every: list[object]
+) -> None:
+    for m in mutate.select(every, [], [], [], 15, 3):
+        text = (SPEC_ROOT / m.file).read_text(encoding="utf-8")
+        assert text[m.start : m.end] == m.old, m.name
+        changed = text[: m.start] + m.new + text[m.end :]
+        assert changed != text
+        parse_rules(changed, m.file)  # well formed: raises otherwise
+
+
+def test_filters_and_sample_are_deterministic(mutate: ModuleType, every: list[object]) -> None:
+    movement = mutate.select(every, ["7.3"], [], [], 0, 0)
+    assert movement and all(m.clause.startswith("7.3") for m in movement)
+    checks = mutate.select(every, [], ["check"], [], 0, 0)
+    assert checks and all(m.kind == "check" for m in checks)
+    one = [m.id for m in mutate.select(every, [], [], [], 12, 5)]
+    assert one == [m.id for m in mutate.select(every, [], [], [], 12, 5)] == sorted(one)
+
+
+def test_referee_spec_names_the_spec_loaded_when_none_is_given(
+    game_copy: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = game_copy / "clauses" / "07-movement.rules"
+    text = rules.read_text()
+    rules.write_text(text.replace("const overrun_ratio: int = 4", "const overrun_ratio: int = 5"))
+    record = ROOT / "examples" / "disputes" / "kuwana-overrun.yaml"
+    monkeypatch.setenv("REFEREE_SPEC", str(game_copy))
+    assert main(["check", str(record), "--format", "json"]) == 1  # 4 to 1 is no longer enough
+    out = json.loads(capsys.readouterr().out)
+    assert out["violations"][0]["kind"] == "expectation"
+    monkeypatch.delenv("REFEREE_SPEC")
+    assert main(["check", str(record), "-q"]) == 0
+
+
+def test_the_stages_kill_what_they_should(mutate: ModuleType, every: list[object]) -> None:
+    # the overrun ratio: the dispute at Kuwana expects the overrun at four to one
+    m = named(every, "7.4.1 overrun_ratio 4 -> 5")
+    r = mutate.run_one(m, ["examples/disputes"], [], 120, True)
+    assert r.stages["records"] and r.record == "examples/disputes/kuwana-overrun.yaml", r
+    # a dropped requirement: an example that breaks it is no longer refused
+    m = named(every, "7.3.3/within-allowance dropped")
+    r = mutate.run_one(m, ["examples/illegal"], [], 120, False)
+    assert r.verdict == "records" and r.record.startswith("examples/illegal/"), r
+    # prove: the loser's extra loss is what 8.7.1/loser-one-more states
+    m = named(every, "8.7.1 loser_extra_loss 1 -> 2")
+    r = mutate.run_one(m, [], [], 120, False)
+    assert r.verdict == "prove" and "8.7.1/loser-one-more" in r.why, r
+
+
+def test_a_mutant_the_checker_rejects_is_told_apart(mutate: ModuleType) -> None:
+    file = "sekigahara/clauses/07-movement.rules"
+    start = (SPEC_ROOT / file).read_text().index("overrun_ratio * enemy_blocks")
+    bad = mutate.Mutant(
+        -1,
+        "number",
+        "7.4.1",
+        "overruns",
+        file,
+        0,
+        0,
+        start,
+        start + 13,
+        "overrun_ratio",
+        "overrun_ratiox",
+        "a name nobody declares",
+    )
+    r = mutate.run_one(bad, ["examples/disputes"], [], 120, False)
+    assert r.verdict == "checker" and "overrun_ratiox" in r.why, r
