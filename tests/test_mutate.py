@@ -4,7 +4,6 @@ by clause and place, and its stages notice what they should (so the tool cannot 
 from __future__ import annotations
 
 import importlib.util
-import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -14,6 +13,7 @@ import pytest
 from referee.cli import main
 from referee.dsl.guards import parse_rules
 from referee.spec import SPEC_ROOT
+from tests.referee_helpers import verdict_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -78,7 +78,7 @@ def test_referee_spec_names_the_spec_loaded_when_none_is_given(
     record = ROOT / "examples" / "disputes" / "kuwana-overrun.yaml"
     monkeypatch.setenv("REFEREE_SPEC", str(game_copy))
     assert main(["check", str(record), "--format", "json"]) == 1  # 4 to 1 is no longer enough
-    out = json.loads(capsys.readouterr().out)
+    out = verdict_of(capsys.readouterr().out)
     assert out["violations"][0]["kind"] == "expectation"
     monkeypatch.delenv("REFEREE_SPEC")
     assert main(["check", str(record), "-q"]) == 0
@@ -93,10 +93,10 @@ def test_the_stages_kill_what_they_should(mutate: ModuleType, every: list[object
     m = named(every, "7.3.3/within-allowance dropped")
     r = mutate.run_one(m, ["examples/illegal"], [], 120, False)
     assert r.verdict == "records" and r.record.startswith("examples/illegal/"), r
-    # prove: the loser's extra loss is what 8.7.1/loser-one-more states
+    # prove: the loser's extra loss is what 8.7.1/losses-follow-the-table states
     m = named(every, "8.7.1 loser_extra_loss 1 -> 2")
     r = mutate.run_one(m, [], [], 120, False)
-    assert r.verdict == "prove" and "8.7.1/loser-one-more" in r.why, r
+    assert r.verdict == "prove" and "8.7.1/losses-follow-the-table" in r.why, r
 
 
 def test_a_mutant_the_checker_rejects_is_told_apart(mutate: ModuleType) -> None:

@@ -661,7 +661,8 @@ def run_one(
         result.stages[ln["stage"]] = ln["killed"]
         if ln["killed"] and result.verdict == "survived":
             result.verdict, result.why = ln["stage"], ln.get("why", "")
-            result.record = ln.get("record", "")
+        if ln["killed"] and ln.get("record"):
+            result.record = ln["record"]
     if timed_out:
         last = STAGES.index(lines[-1]["stage"]) if lines else -1
         running = STAGES[min(last + 1, len(STAGES) - 1)]
