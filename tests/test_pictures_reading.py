@@ -206,3 +206,16 @@ def test_the_page_exits_1_for_an_illegal_event_past_the_step_asked(
     run(capsys, record, "--at", "1", "--format", "svg", code=0)
     data = page_data(run(capsys, record, "--at", "1", "--format", "html", code=1))
     assert data["start"] == 0 and data["illegal"] == 3
+
+
+def test_a_combat_is_drawn_while_it_is_fought_and_not_after(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def combats(*argv: str) -> list[str]:
+        root = ET.fromstring(run(capsys, str(EXAMPLES / "combat-example.yaml"), *argv))
+        return [g.get("data-location", "") for g in root.iterfind(".//s:g[@class='combat']", NS)]
+
+    assert combats("--at", "14", "--format", "svg") == ["Sawayama"]  # the retreat, in battle
+    # the battle resolved, Ishida retreated: the cards are replenished, no combat is fought
+    assert combats("--at", "15", "--format", "svg") == []
+    assert combats("--format", "svg") == []
