@@ -219,3 +219,22 @@ def test_a_combat_is_drawn_while_it_is_fought_and_not_after(
     # the battle resolved, Ishida retreated: the cards are replenished, no combat is fought
     assert combats("--at", "15", "--format", "svg") == []
     assert combats("--format", "svg") == []
+
+
+def test_a_crowded_board_stays_bounded(capsys: pytest.CaptureFixture[str]) -> None:
+    # fifty blocks a side at fifty locations: every stack drawn, counted; the panel counts
+    # the lines it has no room for; the faces are counted past eight
+    record = str(HOSTILE / "crowd.yaml")
+    text = run(capsys, record, "--format", "svg")
+    assert len(text) < 150_000
+    root = ET.fromstring(text)
+    stacks = {
+        (g.get("data-location"), g.get("data-side")): g.get("data-count")
+        for g in root.iterfind(".//s:g[@class='unit']", NS)
+    }
+    assert len(stacks) == 101  # 50 places, two sides each, and the two blocks left at Kyoto
+    assert stacks[("Osaka", "ishida")] == "51" and stacks[("Kyoto", "ishida")] == "2"
+    rows = lines(root, "panel-row")
+    assert rows[-1] == "... and 78 more lines" and rows[0].endswith("and 42 more")
+    page = run(capsys, record, "--format", "html")
+    assert len(page) < 300_000 and page.count("<script") == 2
