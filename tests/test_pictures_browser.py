@@ -160,3 +160,24 @@ def test_the_svg_opens_in_the_browser(
     assert labels == 51
     assert errors == []
     page.close()
+
+
+def test_every_event_number_of_the_list_shows(
+    browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # numbers of two and three digits: the list's margin holds the widest ("147.")
+    url = write_page(tmp_path, capsys, EXAMPLES / "full-game.yaml", "--at", "140")
+    page, errors, _ = open_page(browser, url, width=390)
+    room, needed = page.evaluate(
+        """() => {
+          const ol = document.getElementById("events");
+          const probe = document.createElement("span");
+          probe.textContent = "147. ";
+          probe.style.font = getComputedStyle(ol).font;
+          document.body.appendChild(probe);
+          return [parseFloat(getComputedStyle(ol).paddingLeft), probe.offsetWidth];
+        }"""
+    )
+    assert room >= needed
+    assert errors == []
+    page.close()

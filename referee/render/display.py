@@ -14,6 +14,7 @@ from typing import Any
 from referee.dsl import ast
 from referee.errors import Problem, RefereeError, Span
 from referee.spec import Spec
+from referee.text import shown
 
 # how a side with no entry in the display file is drawn: the patterns in turn, grey
 PATTERNS = ("solid", "stripes", "dots", "grid")
@@ -126,6 +127,17 @@ def load_display(spec: Spec, sides: list[str]) -> Display:
         name, xy = item.get(loc["name"]), item.get(loc["xy"])
         if isinstance(name, str) and isinstance(xy, list) and len(xy) == 2:
             places[name] = Place(name, int(xy[0]), int(xy[1]), item)
+    width, height = d["board"]["width"], d["board"]["height"]
+    for place in places.values():
+        if place.x > width or place.y > height:
+            problems.append(
+                Problem(
+                    _item_span(spec, loc["collection"], place.entry, loc["xy"]),
+                    f"{place.name} at [{shown(str(place.x), 20)}, {shown(str(place.y), 20)}]"
+                    f" lies outside the board ({width} by {height})",
+                    "the board's size is display.board in the display file",
+                )
+            )
     if not places:
         problems.append(
             Problem(
@@ -194,12 +206,13 @@ def load_display(spec: Spec, sides: list[str]) -> Display:
     impact = state(combat["impact"], ("display", "combat", "impact")) if combat["impact"] else ""
     units = state(d["units"], ("display", "units"))
     if problems:
-        raise RefereeError(problems, {doc.file: doc.text})
+        texts = {d.file: d.text for d in spec.components.documents.values()}
+        raise RefereeError(problems, texts)
     drawn = {units, impact, *combat_at, *(b.state for b in boxes)}
     drawn |= {m.holder for m in marks} | {m.standing for m in marks}
     return Display(
-        width=d["board"]["width"],
-        height=d["board"]["height"],
+        width=width,
+        height=height,
         places=places,
         roads=roads,
         colours=colours,
@@ -213,6 +226,16 @@ def load_display(spec: Spec, sides: list[str]) -> Display:
         told=[Told(t["cites"], t["at"], t["label"]) for t in d.get("told", [])],
         states=frozenset(drawn - {""}),
     )
+
+
+def _item_span(spec: Spec, collection: str, item: dict[str, Any], key: str) -> Span:
+    """Where a data file holds ``item`` of ``collection`` (its field ``key``)."""
+    for doc in spec.components.documents.values():
+        items = doc.data.get(collection) if isinstance(doc.data, dict) else None
+        for i, other in enumerate(items if isinstance(items, list) else []):
+            if other is item:
+                return doc.span((collection, i, key))
+    return Span(str(spec.game_dir / "data"), 0, 0)
 
 
 def display_colour(colours: dict[str, str], value: Any) -> str:

@@ -145,7 +145,7 @@ script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
   #verdict.illegal { border: 3px dashed #c62828; background: #fde8e8; }
   #verdict.none { border-color: #999; }
   #told li, #events li { overflow-wrap: anywhere; }
-  #events { max-height: 40vh; overflow-y: auto; padding-left: 1.5rem; }
+  #events { max-height: 40vh; overflow-y: auto; padding-left: 4.5ch; }
   #events li.current { font-weight: bold; outline: 2px solid #1f4e9e; }
   #events li.illegal { color: #7f0000; }
   #events li.illegal::before { content: "\\2717  ILLEGAL  "; font-weight: bold; }
@@ -210,6 +210,9 @@ SCRIPT = """
     $("events").appendChild(li);
     items.push(li);
   });
+  // room for the widest event number in the list's margin ("147." or "199999.")
+  $("events").style.paddingLeft =
+    (String(data.first + steps.length).length + 2.5) + "ch";
   if (data.window) {
     $("window-note").textContent = "This page holds " + steps.length + " of the record's " +
       data.events + " events (a window around the step it opens at).";

@@ -28,6 +28,7 @@ PANEL_ROWS = 12  # lines of each column: what does not fit is counted
 FACES_SHOWN = 8  # faces listed for one side at one place, the rest counted
 LABEL = 60  # characters of a name drawn on the board
 LINE = 130  # characters of a caption line
+MARK_STEP = 54  # between the centres of two marks of a location (a star is 52 wide)
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 RED = "#c62828"
 PATH_BLUE = "#1f4e9e"
@@ -178,15 +179,17 @@ def _places(g: ET.Element, display: Display) -> None:
     for p in display.places.values():
         loc = _el(places, "g", class_="location", data_name=clean(p.name))
         _el(loc, "circle", cx=p.x, cy=p.y, r=24, fill="#ffffff", stroke="#222222", stroke_width=5)
+        label = clean(p.name)
+        x, anchor = _inside(display, p.x, label, 36)
         _el(
             loc,
             "text",
-            clean(p.name),
-            x=p.x,
+            label,
+            x=x,
             y=p.y + 62,
             font_size=36,
             font_weight="bold",
-            text_anchor="middle",
+            text_anchor=anchor,
             fill="#111111",
             stroke="#ffffff",
             stroke_width=8,
@@ -194,7 +197,7 @@ def _places(g: ET.Element, display: Display) -> None:
             class_="label",
         )
         for i, mark in enumerate(_marks_of(display, p)):
-            x, y = p.x + 44 + 46 * i, p.y - 20
+            x, y = p.x + 44 + MARK_STEP * i, p.y - 20
             _shape(loc, mark.shape, x, y, 20, display.colour(p.entry.get(mark.field)))
             _el(
                 loc,
@@ -211,6 +214,17 @@ def _places(g: ET.Element, display: Display) -> None:
                 paint_order="stroke",
             )
             _title(loc[-1], f"{p.name}: {mark.title}")
+
+
+def _inside(display: Display, x: float, text: str, size: int) -> tuple[float, str]:
+    """Where a label centred on ``x`` is drawn so that it stays on the board: against the
+    board's edge, if it would cross it (its width estimated, bold, at 0.7 em a character)."""
+    half = 0.35 * size * len(text)
+    if x + half > display.width - 8:
+        return display.width - 8, "end"
+    if x - half < 8:
+        return 8, "start"
+    return x, "middle"
 
 
 def _marks_of(display: Display, p: Place) -> list[Any]:
@@ -375,6 +389,16 @@ def _wrap(text: str, width: int = LINE) -> list[str]:
     return [line[:width] for line in lines]
 
 
+def _fit(lines: list[str], most: int, width: int = LINE) -> list[str]:
+    """At most ``most`` lines; when some are left out, the last kept ends with an ellipsis
+    (a cut is never silent)."""
+    if len(lines) <= most:
+        return lines
+    kept = lines[:most]
+    kept[-1] = kept[-1][: width - 2].rstrip() + " \u2026"
+    return kept
+
+
 def heading(replay: Replay, step: Step) -> str:
     ev = step.event
     if ev is None:
@@ -416,17 +440,21 @@ def _caption(layer: ET.Element, display: Display, replay: Replay, step: Step) ->
         class_="heading",
     )
     where = " \u00b7 ".join([s for s in [step.summary, *step.frames] if s])
+    verdict = clean(verdict_line(step), 600)
+    illegal = step.verdict == "illegal"
+    # the band holds five lines under the heading: the verdict takes up to three (two for
+    # a legal one, whose outcomes the page lists in full), the procedures what is left
+    lines = _fit(_wrap(verdict), 3 if illegal else 2) if verdict else []
     y = 110
-    for line in _wrap(clean(where, 400))[:2]:
+    for line in _fit(_wrap(clean(where, 400)), 2 if len(lines) < 3 else 1):
         _el(cap, "text", line, x=30, y=y, font_size=36, class_="rules")
         y += 46
-    verdict = clean(verdict_line(step), 600)
     if not verdict:
         return
-    illegal = step.verdict == "illegal"
-    lines = _wrap(verdict)[:3]
+    box = _el(cap, "g", class_="verdict-box")
+    _title(box, verdict)  # the whole verdict, where the box shows part of it
     _el(
-        cap,
+        box,
         "rect",
         x=20,
         y=y - 36,
@@ -439,7 +467,7 @@ def _caption(layer: ET.Element, display: Display, replay: Replay, step: Step) ->
         rx=8,
     )
     t = _el(
-        cap,
+        box,
         "text",
         None,
         x=40,
@@ -462,7 +490,7 @@ def _control(g: ET.Element, display: Display, step: Step) -> None:
     ctl = g
     for p in display.places.values():
         for i, mark in enumerate(_marks_of(display, p)):
-            x, y = p.x + 44 + 46 * i, p.y - 20
+            x, y = p.x + 44 + MARK_STEP * i, p.y - 20
             if mark.standing:
                 standing = _state(step, mark.standing) or {}
                 if not standing.get(p.name):  # gone: crossed out
@@ -522,9 +550,11 @@ def _units(g: ET.Element, display: Display, step: Step) -> None:
             continue
         present = [(s, f) for s, f in by_side.items() if isinstance(f, list) and f]
         width = 120 * len(present)
+        # centred over the place, and kept on the board near its edges
+        left = max(0, min(p.x - width / 2, display.width - width))
         for i, (side, faces) in enumerate(present):
             look = display.sides.get(side)
-            x, y = p.x - width / 2 + 120 * i + 5, p.y - 100
+            x, y = left + 120 * i + 5, p.y - 100
             u = _el(
                 layer,
                 "g",
@@ -562,7 +592,7 @@ def _box_units(g: ET.Element, display: Display, step: Step) -> None:
             data_count=len(value),
         )
         _block(u, display, look, b.x + 20, b.y + 70, f"{len(value)}", fill=b.colour)
-        lines = _wrap(_faces(value), 40)[:3]
+        lines = _fit(_wrap(_faces(value), 40), 3, 40)
         for i, line in enumerate(lines):
             _el(u, "text", line, x=b.x + 150, y=b.y + 100 + 40 * i, font_size=28)
         _title(u, f"{b.name}: {len(value)} block(s): {_faces(value)}")
