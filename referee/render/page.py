@@ -151,7 +151,12 @@ script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
   #events li.illegal::before { content: "\\2717  ILLEGAL  "; font-weight: bold; }
   #events button { all: unset; cursor: pointer; }
   .cites { font-family: ui-monospace, monospace; }
-  @media (max-width: 40rem) { main { padding: 0; } aside { padding: 0 0.5rem; } }
+  @media (max-width: 40rem) {
+    main { padding: 0; } aside { padding: 0 0.5rem; }
+    /* a phone: the board keeps its labels legible and pans sideways in its own frame */
+    #board { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+    #board svg { width: 60rem; max-width: none; }
+  }
 </style>
 </head>
 <body>
