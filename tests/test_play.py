@@ -100,7 +100,7 @@ def test_random_whole_games_keep_the_invariants(spec: Spec, seed: int) -> None:
 def test_a_whole_random_game_is_legal(
     spec: Spec, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    game = play(spec, 11)
+    game = play(spec, 12)
     assert game.stopped == "the game is over"
     assert game.summary.startswith("the game is over after week 7")
     record = {"game": "sekigahara", "events": game.events}
