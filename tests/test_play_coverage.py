@@ -26,7 +26,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SEED = 0
 FROM_THE_SET_UP = 6  # games: each printing, with and without the default overlays
 SEEDS_AN_EXAMPLE = 2  # games played on from each example
-ON_FROM_AN_EXAMPLE = 30  # events at most after an example's own
+ON_FROM_AN_EXAMPLE = 15  # events at most after an example's own
 
 
 @pytest.fixture(scope="module")

@@ -185,8 +185,9 @@ class Player:
         return None
 
     def most_novel(self, cands: list[tuple[str, Any, dict[str, Any]]]) -> list[Any]:
-        """Of a few proposals, one of each action first, the legal one whose trial reached
-        most that this game had not (requirements, steps, actions); none if none is legal.
+        """Of a few proposals, one of each shape (those this game tried least first), the legal
+        one whose trial reached most that this game had not (requirements, steps, actions);
+        none if none is legal.
         Each is tried on the position and undone: the refused ones count as reached too."""
         assert self.coverage is not None
         first: dict[Any, tuple[str, Any, dict[str, Any]]] = {}
