@@ -10,7 +10,9 @@ Figures are printed, never asserted. Run: python benchmarks/run.py [--games N]
   events judged a second, the median and worst time for one whole game;
 - overhead: judging time against the time merely to read the same records from YAML
   (with libyaml, as the referee reads them, and with PyYAML's pure-Python parser);
-- prove: the time to prove every property.
+- prove: the time to prove every property;
+- coverage: the games of tests/test_play_coverage.py (six exploring games from the set-up, two
+  from each example), in one process: the time, and how many requirements they reach.
 
 Targets (issue 7, on 2 cores): spec load under 0.5 s, a whole game judged under 100 ms,
 judging at most 5x reading, 20 games played a second.
@@ -32,7 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from referee.data.source import load_document  # noqa: E402
+from referee.dsl.coverage import Coverage  # noqa: E402
 from referee.dsl.overlays import Choice  # noqa: E402
+from referee.engine.coverage import table as coverage_table  # noqa: E402
 from referee.engine.play import as_yaml, play, play_many  # noqa: E402
 from referee.engine.replay import check_record  # noqa: E402
 from referee.spec import _CACHE, Spec, load_spec  # noqa: E402
@@ -130,8 +134,30 @@ def main() -> int:
     t0 = time.perf_counter()
     outcomes = prove(spec.sym, spec.components.names())
     print(f"prove: {len(outcomes)} properties in {(time.perf_counter() - t0) * 1000:.0f} ms")
+    coverage(spec)
     _CACHE.clear()
     return 0
+
+
+def coverage(spec: Spec) -> None:
+    t0 = time.perf_counter()
+    counts = Coverage()
+    games = [play(spec, seed, coverage=True, explore=True) for seed in range(6)]
+    examples = sorted((ROOT / "examples").rglob("*.yaml"))
+    games += [
+        play(spec, seed, coverage=True, explore=True, start=path, max_events=15)
+        for path in examples
+        for seed in range(2)
+    ]
+    for g in games:
+        if g.coverage is not None:
+            counts.add(g.coverage)
+    t = coverage_table(spec.sym, counts, len(games), sum(len(g.events) for g in games))
+    never = t.never("requirements")
+    print(
+        f"coverage: {len(games)} games in {time.perf_counter() - t0:.1f} s in one process;"
+        f" {len(t.requirements) - len(never)} of {len(t.requirements)} requirements reached"
+    )
 
 
 if __name__ == "__main__":

@@ -21,12 +21,15 @@ from typing import Any
 from referee import __version__, cache
 from referee import render as pictures
 from referee.data.walk import Skipped
+from referee.dsl.coverage import Coverage
 from referee.dsl.overlays import Choice, apply, in_force
 from referee.engine.batch import Result, check_many, expand, render_summary, summary
 from referee.engine.compare import compare, compare_games, render_games
 from referee.engine.compare import render as render_comparison
+from referee.engine.coverage import render as render_coverage
+from referee.engine.coverage import table as coverage_table
 from referee.engine.notation import convert
-from referee.engine.play import as_yaml, play, play_many
+from referee.engine.play import Game, as_yaml, play, play_many
 from referee.engine.position import render as render_position
 from referee.engine.position import show_position
 from referee.engine.record import is_stdin
@@ -397,6 +400,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--out", type=Path, metavar="DIR", help="write each game to DIR/game-SEED.yaml (or .json)"
     )
+    p.add_argument(
+        "--coverage",
+        action="store_true",
+        help="print how often the games reached each requirement, action and step of the spec",
+    )
+    p.add_argument(
+        "--from",
+        dest="start",
+        type=Path,
+        action="append",
+        metavar="RECORD",
+        help="play on from a record's position and its legal events (a folder: each record"
+        " in it); with --games N, N seeds from each",
+    )
+    p.add_argument(
+        "--explore",
+        action="store_true",
+        help="a player that seeks what the game has not reached yet, each printing in turn",
+    )
     p.set_defaults(run=cmd_play)
 
     p = _command(
@@ -681,14 +703,18 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     problem = _games_problem(args.games, args.seed)
-    if args.games > 1 and args.out is None:
-        problem = "--games N needs --out DIR for more than one game"
+    starts, _ = expand(args.start) if args.start else ([], [])
+    if args.start and not starts:
+        problem = "--from: no record found there"
+    if (args.games > 1 or len(starts) > 1) and args.out is None and not args.coverage:
+        problem = "--games N needs --out DIR (or --coverage) for more than one game"
     if problem:
         return _usage(args, problem)
     spec = _load(args)
     until = args.until or (f"week > {args.weeks}" if args.weeks is not None else "")
-    if args.out is None:
-        game = play(spec, args.seed, until)
+    if args.out is None and not args.coverage:
+        start = starts[0] if starts else None
+        game = play(spec, args.seed, until, explore=args.explore, start=start)
         if not args.quiet:
             print(_as_text(game.record(spec, args.seed), args.format), end="")
         if args.verbose:  # the record is the output: the rest goes beside it
@@ -697,22 +723,42 @@ def cmd_play(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         return EXIT_OK
-    try:
-        args.out.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        print(f"referee play: cannot write to {args.out}: {err.strerror}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    if args.out is not None:
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            return _usage(args, f"cannot write to {args.out}: {err.strerror}")
     seeds = list(range(args.seed, args.seed + args.games))
-    games = play_many(spec, seeds, until, progress=_progress(args) and len(seeds) > 1)
-    lines, written = [], []
-    for seed, game in zip(seeds, games, strict=True):
-        path = args.out / f"game-{seed:04}.{args.format}"
-        path.write_text(_as_text(game.record(spec, seed), args.format))
-        written.append(
-            {"seed": seed, "file": str(path), "events": len(game.events), "stopped": game.stopped}
-        )
-        if args.verbose:
-            lines.append(f"{path}: {len(game.events)} events; stopped: {game.stopped}")
+    games = play_many(
+        spec,
+        seeds,
+        until,
+        progress=_progress(args) and len(seeds) * max(len(starts), 1) > 1,
+        coverage=args.coverage,
+        explore=args.explore,
+        starts=starts or None,
+    )
+    names = [f"{start.stem}-{seed:04}" for start in starts for seed in seeds] or [
+        f"game-{seed:04}" for seed in seeds
+    ]
+    lines: list[str] = []
+    written: list[dict[str, Any]] = []
+    if args.out is not None:
+        for name, seed, game in zip(names, seeds * max(len(starts), 1), games, strict=True):
+            path = args.out / f"{name}.{args.format}"
+            path.write_text(_as_text(game.record(spec, seed), args.format))
+            written.append(
+                {
+                    "seed": seed,
+                    "file": str(path),
+                    "events": len(game.events),
+                    "stopped": game.stopped,
+                }
+            )
+            if args.verbose:
+                lines.append(f"{path}: {len(game.events)} events; stopped: {game.stopped}")
+    if args.coverage:
+        return _coverage_table(args, spec, games, lines)
     stopped = Counter(g.stopped for g in games)
     lines.append(
         f"{len(games)} game(s), {sum(len(g.events) for g in games)} events, written to"
@@ -725,6 +771,22 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def _lines(lines: list[str]) -> str:
     return "\n".join(shown(line, 10 * MAX_SHOWN) for line in lines)
+
+
+def _coverage_table(
+    args: argparse.Namespace, spec: Spec, games: list[Game], lines: list[str]
+) -> int:
+    """--coverage: requirement by requirement, how often the games reached each (and each
+    action and step), and what they never reached; the files written (-v) to stderr."""
+    counts = Coverage()
+    for g in games:
+        if g.coverage is not None:
+            counts.add(g.coverage)
+    t = coverage_table(spec.sym, counts, len(games), sum(len(g.events) for g in games))
+    if lines:
+        print("\n".join(shown(line, 10 * MAX_SHOWN) for line in lines), file=sys.stderr)
+    _emit(args, t.as_json(), render_coverage(t))
+    return EXIT_OK
 
 
 def _as_text(record: dict[str, Any], form: str) -> str:

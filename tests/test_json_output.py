@@ -41,6 +41,7 @@ RUNS: list[tuple[list[str], int]] = [
     (["prove"], 0),
     (["spec", "check"], 0),
     (["play", "--games", "2", "--weeks", "1", "--out", "{tmp}"], 0),
+    (["play", "--coverage", "--games", "1", "--weeks", "1"], 0),
     (["play", "--games", "2"], 2),
 ]
 

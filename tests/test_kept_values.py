@@ -40,6 +40,20 @@ def test_a_kept_value_follows_the_cells_it_read(spec: Spec) -> None:
     assert ("contested", ("Kyoto",)) in rules._derived
 
 
+def test_a_definition_reading_state_inside_a_record_literal_is_not_pure(spec: Spec) -> None:
+    """marches_from (7.3.1) reads the blocks free to move only inside the records it builds:
+    its value follows them, and is never kept from one game to the next as a pure one is."""
+    rules = interpreter(spec)
+    assert "marches_from" not in rules.pure() and "marches_from" in rules.derived()
+    units_at = spec.sym.values["units_at"]
+    face = next(f for f in spec.components.collections["faces"] if f["id"] == "date-2")
+    card = next(c for c in spec.components.collections["cards"] if c["id"] == "date")
+    assert rules.call("marches_from", "Anotsu", "tokugawa", card)[0]["groups"][0]["blocks"] == ()
+    rules.write_state(units_at, ("Anotsu", "tokugawa"), (face,))
+    marches = rules.call("marches_from", "Anotsu", "tokugawa", card)
+    assert marches[0]["groups"][0]["blocks"] == (face,)
+
+
 def test_a_kept_value_still_names_the_overlays_it_relied_on(spec: Spec) -> None:
     rules = interpreter(spec, "D-disk-control")
     assert rules.call("castle_controller", "Ueda") == "ishida"

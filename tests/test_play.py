@@ -100,7 +100,7 @@ def test_random_whole_games_keep_the_invariants(spec: Spec, seed: int) -> None:
 def test_a_whole_random_game_is_legal(
     spec: Spec, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    game = play(spec, 11)
+    game = play(spec, 12)
     assert game.stopped == "the game is over"
     assert game.summary.startswith("the game is over after week 7")
     record = {"game": "sekigahara", "events": game.events}
@@ -136,7 +136,7 @@ def test_play_with_a_bad_condition(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.fixture(scope="module")
 def game(spec: Spec) -> list[dict[str, Any]]:
-    return play(spec, 0).events  # a game with battles, losses and retreats
+    return play(spec, 1).events  # a game with battles, losses and retreats
 
 
 def first(events: list[dict[str, Any]], action: str, pred: Any = lambda a: True) -> int:
@@ -403,28 +403,28 @@ def test_many_games_need_a_folder(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--out DIR" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("seed", [0, 44])  # a challenge refuted, a challenge that turns a block
+@pytest.mark.parametrize("seed", [21, 5])  # a challenge refuted, a challenge that turns a block
 def test_random_games_play_loyalty_challenges(
     spec: Spec, seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game = play(spec, seed)
     (challenge,) = [e["challenge"] for e in game.events if "challenge" in e]
-    assert ("refute" in challenge) == (seed == 0)
+    assert ("refute" in challenge) == (seed == 21)
     code, v = judge(tmp_path, capsys, {"game": "sekigahara", "events": game.events})
     assert code == 0, v
 
 
 def test_a_random_game_won_at_once_allows_no_more_events(spec: Spec) -> None:
-    """Seed 8 ends with an instant Tokugawa win in week 5: the invariants hold throughout, and
+    """Seed 5 ends with an instant Ishida win in week 6: the invariants hold throughout, and
     nothing is allowed after the win (2.1)."""
-    player = Player(spec, 8)
+    player = Player(spec, 5)
     player.events = []
     while not player.ref.machine.finished:
         event = player.step()
         assert event is not None
         player.events.append(event)
         invariants(player)
-    assert player.ref.summary() == "tokugawa wins at once (2.1) in week 5"
+    assert player.ref.summary() == "ishida wins at once (2.1) in week 6"
     assert player.ref.machine.over == "2.1" and player.candidates() == []
     with pytest.raises(NotAllowed) as refused:
         player.ref.machine.find_allow("declare", "tokugawa")

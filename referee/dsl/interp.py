@@ -16,6 +16,7 @@ from typing import Any
 from referee.budget import flattened, minus, plus, repeated, span_range, times
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
+from referee.dsl.coverage import Coverage
 from referee.dsl.types import BUILTINS
 from referee.errors import Span, fail
 
@@ -325,6 +326,8 @@ class Interpreter:
     # the clause whose statement last set it (what computed its value)
     setter: str = ""
     set_by: dict[tuple[str, Any], str] = field(default_factory=dict)
+    # when given, every requirement checked is counted in it (`referee play --coverage`)
+    coverage: Coverage | None = None
 
     # ------------------------------------------------------------ entry points
     def call(self, name: str, *args: Any) -> Any:
@@ -436,7 +439,7 @@ class Interpreter:
         self.standing_on, self.on_game_over, self.fired, self.told = False, None, [], []
         self.explain = True
         self._watch, self._enforcing = {}, False
-        self.setter, self.set_by = "", {}
+        self.setter, self.set_by, self.coverage = "", {}, None
         self._dirty = set(range(len(self._instances))) if self._instances is not None else set()
 
     def _written(self, cell: tuple[str, Any]) -> None:
@@ -1055,6 +1058,8 @@ class Interpreter:
         dropper = self.sym.dropped.get(ref)
         if dropper is not None:  # an overlay in force has dropped this condition
             self.relied.add(dropper)
+            if self.coverage is not None:
+                self.coverage.dropped[ref] += 1
             return
         req = self.sym.labels.get(ref)
         assert req is not None, st.ref
@@ -1069,11 +1074,17 @@ class Interpreter:
             values = [self.eval(a, env) for a in st.args]
             args = {p.name: v for p, v in zip(req.params, values, strict=True)}
         if self.eval(req.cond, dict(args)):
+            if self.coverage is not None:
+                self.coverage.requirement(ref, True)
             return
         for cond, oid in self.sym.exceptions.get(ref, []):
             if self.eval(cond, dict(args)):  # an overlay in force makes an exception here
                 self.relied.add(oid)
+                if self.coverage is not None:
+                    self.coverage.requirement(ref, True)
                 return
+        if self.coverage is not None:
+            self.coverage.requirement(ref, False)
         if not self.explain:  # only whether it holds is wanted (a random game's proposal)
             raise CheckFailed(req, "", [], st.span, dict(args))
         # It fails: evaluate it again, pure as it is, recording the numbers that decide it.
@@ -1265,7 +1276,9 @@ def _nodes(node: Any) -> Iterator[Any]:
         if isinstance(n, (ast.Expr, ast.Binder)):
             for v in vars(n).values():
                 if isinstance(v, list):
-                    stack.extend(x for x in v if isinstance(x, (ast.Expr, ast.Binder)))
+                    for x in v:  # a record literal's fields are (name, expression) pairs
+                        items = x if isinstance(x, tuple) else (x,)
+                        stack.extend(y for y in items if isinstance(y, (ast.Expr, ast.Binder)))
                 elif isinstance(v, (ast.Expr, ast.Binder)):
                     stack.append(v)
 

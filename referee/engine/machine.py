@@ -126,6 +126,8 @@ class Machine:
         step = next((s for s in frame.proc.steps if s.name == step_name), None)
         frame.step = step
         frame.fired = set()
+        if step is not None and self.interp.coverage is not None:
+            self.interp.coverage.step(f"{frame.proc.name}.{step.name}")
         if step is not None and step.enter:
             self._bind(frame)
             self.interp.run(step.enter, {})

@@ -408,6 +408,8 @@ class Referee:
         try:
             allow = self.machine.find_allow(ev.action, by)
         except NotAllowed as err:
+            if self.interp.coverage is not None:
+                self.interp.coverage.action(ev.action, False)
             return [self._violation(ev, err.clause, "", err.message, [])]
         env = self._args(allow.params, raw, ev.path)
         env["by"] = by
@@ -432,6 +434,8 @@ class Referee:
                 ) from None
         finally:
             self.interp.lenient = None
+        if self.interp.coverage is not None:
+            self.interp.coverage.action(ev.action, not failed)
         return [self._failed(ev, err) for err in failed]
 
     def _failed(self, ev: Event, err: CheckFailed) -> Violation:
