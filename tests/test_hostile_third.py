@@ -170,7 +170,10 @@ def test_a_suggestion_names_each_topic_once(capsys: pytest.CaptureFixture[str]) 
             ["play", "--games", "99999999999999999999", "--out", "unused"],
             "referee play: --games N needs N from 1 to 10,000, not 99999999999999999999",
         ),
-        (["play", "--games", "2"], "referee play: --games N needs --out DIR for more than one"),
+        (
+            ["play", "--games", "2"],
+            "referee play: --games N needs --out DIR (or --coverage) for more than one",
+        ),
     ],
 )
 def test_games_and_seeds_are_bounded(
