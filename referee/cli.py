@@ -37,7 +37,7 @@ from referee.explain import (
     render_overlays,
     render_table,
 )
-from referee.spec import Spec, load_spec
+from referee.spec import Spec, bundled_game, load_spec
 from referee.style import paint, wanted
 from referee.text import MAX_SHOWN, shown
 from referee.topics import explain_topic, render_topic
@@ -68,12 +68,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"referee: error: {message}\n")
 
 
+def _game_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--game",
+        metavar="NAME",
+        help="a bundled game, by name (default: the bundled default game)",
+    )
+
+
 def _common(p: argparse.ArgumentParser, formats: tuple[str, ...] = ("text", "json")) -> None:
+    _game_option(p)
     p.add_argument(
         "--spec",
         type=Path,
         metavar="DIR",
-        help="the game's spec directory (default: the bundled one)",
+        help="the game's spec directory (default: the bundled game's)",
     )
     p.add_argument(
         "--data",
@@ -382,6 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--until", default="", metavar="EXPR", help='stop when this holds, e.g. "week > 2"'
     )
     p.add_argument("--weeks", type=int, metavar="K", help='stop after K weeks: --until "week > K"')
+    _game_option(p)
     p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
     p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
     p.add_argument("--format", choices=("yaml", "json"), default="yaml", help="output format")
@@ -416,6 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the form to write (default: the other one)",
     )
     p.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not to stdout")
+    _game_option(p)
     p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
     p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
     p.set_defaults(run=cmd_convert)
@@ -465,7 +476,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _load(args: argparse.Namespace) -> Spec:
-    return load_spec(args.spec, args.data)
+    game = getattr(args, "game", None)
+    if game is not None and args.spec is not None:
+        raise RefereeError(
+            [
+                Problem(
+                    Span("<command line>", 0, 0),
+                    "give --game NAME (a bundled game) or --spec DIR (a spec folder), not both",
+                )
+            ]
+        )
+    return load_spec(bundled_game(game) if game is not None else args.spec, args.data)
 
 
 def _plain(args: argparse.Namespace, text: str) -> None:
