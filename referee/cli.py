@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import textwrap
 from collections import Counter
@@ -18,16 +19,17 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from referee import __version__, cache
+from referee import __version__, cache, resources
+from referee.data.limits import read_text
 from referee.dsl.overlays import Choice, apply, in_force
 from referee.engine.batch import check_many, expand, render_summary, summary
 from referee.engine.compare import compare, compare_games, render_games
 from referee.engine.compare import render as render_comparison
-from referee.engine.notation import convert
+from referee.engine.notation import convert, is_notation
 from referee.engine.play import as_yaml, play, play_many
 from referee.engine.position import render as render_position
 from referee.engine.position import show_position
-from referee.engine.record import is_stdin
+from referee.engine.record import MAX_RECORD_BYTES, is_stdin, load_record
 from referee.engine.replay import check_one, render
 from referee.errors import Problem, RefereeError, Span
 from referee.explain import (
@@ -37,7 +39,7 @@ from referee.explain import (
     render_overlays,
     render_table,
 )
-from referee.spec import Spec, bundled_game, load_spec
+from referee.spec import SPEC_ROOT, Spec, bundled_game, load_spec
 from referee.style import paint, wanted
 from referee.text import MAX_SHOWN, shown
 from referee.topics import explain_topic, render_topic
@@ -475,8 +477,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load(args: argparse.Namespace) -> Spec:
+def _game_of(record: object) -> str | None:
+    """The bundled game a YAML or JSON record names in its header, if it names one."""
+    if not isinstance(record, Path) or record.is_dir() or is_stdin(record):
+        return None
+    try:
+        if is_notation(record):  # its header, up to the first event: `game: NAME`
+            head = re.search(
+                r"^game:[ \t]*(\S+)", read_text(record, MAX_RECORD_BYTES, "record"), re.M
+            )
+            game = head.group(1) if head else ""
+        else:
+            game = load_record(record, SPEC_ROOT / "schema").game
+    except RefereeError:
+        return None  # said when the record is judged
+    return game if game in resources.bundled_games() else None
+
+
+def _load(args: argparse.Namespace, record: object = None) -> Spec:
+    """The spec a command works with: --game's, --spec's, else the bundled game the record
+    names in its header, else the default game."""
     game = getattr(args, "game", None)
+    if game is None and args.spec is None:
+        game = _game_of(record)
     if game is not None and args.spec is not None:
         raise RefereeError(
             [
@@ -572,7 +595,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    spec = _load(args)
+    spec = _load(args, args.records[0] if len(args.records) == 1 else None)
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
     explain, trace = args.explain or args.verbose, args.trace or args.verbose
     paths, skipped = expand(list(args.records))
@@ -612,7 +635,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    spec = _load(args)
+    spec = _load(args, args.record)
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
     pos = show_position(spec, args.record, choice, args.at, args.after)
     _emit(args, pos.as_json(), render_position(pos, runs=not args.verbose))
@@ -642,7 +665,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if problem:
         print(f"referee compare: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    spec = _load(args)
+    spec = _load(args, args.record)
     if args.games is None:
         result = compare(spec, args.record, args.only)
         _emit(args, result.as_json(), render_comparison(result, args.verbose))
@@ -703,7 +726,7 @@ def _as_text(record: dict[str, Any], form: str) -> str:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    spec = _load(args)
+    spec = _load(args, args.record)
     text = convert(spec, args.record, args.to)
     if args.output is None:
         print(text, end="")
