@@ -159,7 +159,7 @@ def test_bad_scenarios_are_located(tmp_path: Path, capsys: pytest.CaptureFixture
     assert re.search(r"scenario\.yaml:\d+:\d+: units\[10\]\.at: '0999' names no item of hexes", err)
     err = _bad(tmp_path, capsys, text.replace("force: Otani", "force: Otanni"))
     assert "'Otanni' names no item of forces" in err
-    err = _bad(tmp_path, capsys, text.replace("turns: 4", "turns: 0"))
+    err = _bad(tmp_path, capsys, text.replace("turns: 6", "turns: 0"))
     assert re.search(r"scenario\[0\]\.turns: 0 is less than the minimum of 1", err)
 
 
@@ -229,6 +229,64 @@ def test_illegal_examples_cite_their_clause(path: Path, capsys: pytest.CaptureFi
 def test_every_chapter_with_rules_has_an_illegal_example() -> None:
     chapters = {re.match(r"# Illegal \((\d+)", p.read_text()).group(1) for p in ILLEGAL}  # type: ignore[union-attr]
     assert chapters == {"2", "7", "8", "9", "10", "11", "17"}
+
+
+LEGAL = sorted(FB_EXAMPLES.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", LEGAL, ids=[p.stem for p in LEGAL])
+def test_legal_examples_meet_their_expectations(path: Path) -> None:
+    assert main(["check", str(path)]) == 0
+
+
+def test_an_enemy_entering_a_palisade_removes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = {
+        "game": "fierce-battle",
+        "position": {
+            "procedure": "movement_phase",
+            "args": {"active": "east"},
+            "state": {
+                "unit_at": {
+                    "ishida_ashigaru_1": "0806",
+                    "ishida_teppo_1": "0801",
+                    "ishida_ashigaru_2": "0804",
+                },
+                "eliminated": {"otani_taisho": True},
+            },
+        },
+        "events": [
+            {"move": {"by": "east", "unit": "tokugawa_ashigaru_1", "path": ["0203", "0303"]}},
+            {"move": {"by": "east", "unit": "kuroda_ashigaru_1", "path": ["0305", "0404"]}},
+        ],
+    }
+    path = tmp_path / "r.yaml"
+    path.write_text(yaml.safe_dump(record))
+    assert main(["check", str(path)]) == 1  # the pond
+    assert "7-2-2/no-pond" in capsys.readouterr().out
+    events = record["events"]
+    events[1] = {"move": {"by": "east", "unit": "kuroda_ashigaru_1", "path": ["0305", "0405"]}}
+    events[0] = {
+        "move": {"by": "east", "unit": "tokugawa_ashigaru_1", "path": ["0203", "0303", "0403"]}
+    }
+    events.append({"end_movement": {"by": "east"}})
+    path.write_text(yaml.safe_dump(record))
+    assert main(["check", str(path)]) == 0
+    capsys.readouterr()
+    # the palisade at 0603 is the West's: an Eastern unit entering it removes it
+    record["position"]["state"]["unit_at"]["tokugawa_ashigaru_1"] = "0503"  # type: ignore[index]
+    record["events"] = [
+        {
+            "move": {"by": "east", "unit": "tokugawa_ashigaru_1", "path": ["0503", "0603"]},
+            "expect": {"happened": ["7-2-1/moved", "18-3/removed"]},
+        }
+    ]
+    path.write_text(yaml.safe_dump(record))
+    assert main(["check", str(path), "--explain"]) == 0
+    assert "18-3/removed: tokugawa_ashigaru_1 enters 0603: its palisade is removed" in (
+        capsys.readouterr().out
+    )
 
 
 def test_the_legal_example(capsys: pytest.CaptureFixture[str]) -> None:
