@@ -148,7 +148,7 @@ def test_the_test_scenario_is_plainly_invented() -> None:
     assert head["invented"] is True
     assert "not from the game" in head["title"]
     assert (GAME / "data" / "scenario.yaml").read_text().startswith("# AN INVENTED SCENARIO")
-    assert len(s["hexes"]) == 48 and len(s["units"]) == 12  # type: ignore[arg-type]
+    assert len(s["hexes"]) == 48 and len(s["units"]) == 14  # type: ignore[arg-type]
 
 
 def test_bad_scenarios_are_located(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
