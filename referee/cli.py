@@ -34,6 +34,7 @@ from referee.engine.replay import check_one, render
 from referee.errors import Problem, RefereeError, Span
 from referee.explain import (
     clauses_table,
+    game_option,
     overlays_table,
     render_markdown,
     render_overlays,
@@ -566,7 +567,7 @@ def cmd_overlays(args: argparse.Namespace) -> int:
                     if r["id"] in text:
                         cases.setdefault(r["id"], []).append(str(f.relative_to(root)))
     if args.format == "markdown":
-        _plain(args, render_overlays(rows, cases))
+        _plain(args, render_overlays(rows, cases, game_option(spec)))
         return EXIT_OK
     lines = []
     for r in rows:

@@ -309,3 +309,19 @@ def test_the_engine_names_nothing_of_this_game() -> None:
         if pattern.search(line)
     ]
     assert hits == []
+
+
+@pytest.mark.parametrize(
+    ("command", "page"),
+    [("clauses", "fierce-battle-clauses.md"), ("overlays", "fierce-battle-rulings.md")],
+)
+def test_generated_pages_are_current(
+    command: str, page: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    assert main([command, "--game", "fierce-battle", "--format", "markdown"]) == 0
+    generated = capsys.readouterr().out
+    assert (ROOT / "docs" / page).read_text() == generated, (
+        f"docs/{page} is stale: run `referee {command} --game fierce-battle --format markdown"
+        f" > docs/{page}`"
+    )
