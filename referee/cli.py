@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import textwrap
 from collections import Counter
@@ -18,8 +19,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from referee import __version__, cache
+from referee import __version__, cache, resources
 from referee import render as pictures
+from referee.data.limits import read_text
 from referee.data.walk import Skipped
 from referee.dsl.coverage import Coverage
 from referee.dsl.overlays import Choice, apply, in_force
@@ -28,22 +30,23 @@ from referee.engine.compare import compare, compare_games, render_games
 from referee.engine.compare import render as render_comparison
 from referee.engine.coverage import render as render_coverage
 from referee.engine.coverage import table as coverage_table
-from referee.engine.notation import convert
+from referee.engine.notation import convert, is_notation
 from referee.engine.play import Game, as_yaml, play, play_many
 from referee.engine.position import render as render_position
 from referee.engine.position import show_position
-from referee.engine.record import is_stdin
+from referee.engine.record import MAX_RECORD_BYTES, is_stdin, load_record
 from referee.engine.replay import check_one, render
 from referee.errors import Problem, RefereeError, Span
 from referee.explain import (
     clauses_table,
+    game_option,
     overlays_table,
     render_markdown,
     render_overlays,
     render_table,
 )
 from referee.output import dumps, envelope
-from referee.spec import Spec, load_spec
+from referee.spec import SPEC_ROOT, Spec, bundled_game, load_spec
 from referee.style import paint, wanted
 from referee.text import MAX_SHOWN, shown
 from referee.topics import explain_topic, render_topic
@@ -74,12 +77,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"referee: error: {message}\n")
 
 
+def _game_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--game",
+        metavar="NAME",
+        help="a bundled game, by name (default: the bundled default game)",
+    )
+
+
 def _common(p: argparse.ArgumentParser, formats: tuple[str, ...] = ("text", "json")) -> None:
+    _game_option(p)
     p.add_argument(
         "--spec",
         type=Path,
         metavar="DIR",
-        help="the game's spec directory (default: the bundled one)",
+        help="the game's spec directory (default: the bundled game's)",
     )
     p.add_argument(
         "--data",
@@ -391,6 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--until", default="", metavar="EXPR", help='stop when this holds, e.g. "week > 2"'
     )
     p.add_argument("--weeks", type=int, metavar="K", help='stop after K weeks: --until "week > K"')
+    _game_option(p)
     p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
     p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
     p.add_argument("--format", choices=("yaml", "json"), default="yaml", help="output format")
@@ -444,6 +457,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the form to write (default: the other one)",
     )
     p.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not to stdout")
+    _game_option(p)
     p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
     p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
     p.set_defaults(run=cmd_convert)
@@ -500,8 +514,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load(args: argparse.Namespace) -> Spec:
-    return load_spec(args.spec, args.data)
+def _game_of(record: object) -> str | None:
+    """The bundled game a YAML or JSON record names in its header, if it names one."""
+    if not isinstance(record, Path) or record.is_dir() or is_stdin(record):
+        return None
+    try:
+        if is_notation(record):  # its header, up to the first event: `game: NAME`
+            head = re.search(
+                r"^game:[ \t]*(\S+)", read_text(record, MAX_RECORD_BYTES, "record"), re.M
+            )
+            game = head.group(1) if head else ""
+        else:
+            game = load_record(record, SPEC_ROOT / "schema").game
+    except RefereeError:
+        return None  # said when the record is judged
+    return game if game in resources.bundled_games() else None
+
+
+def _load(args: argparse.Namespace, record: object = None) -> Spec:
+    """The spec a command works with: --game's, --spec's, else the bundled game the record
+    names in its header, else the default game."""
+    game = getattr(args, "game", None)
+    if game is None and args.spec is None and not os.environ.get("REFEREE_SPEC"):
+        game = _game_of(record)  # REFEREE_SPEC, when set, is the spec every record is judged by
+    if game is not None and args.spec is not None:
+        raise RefereeError(
+            [
+                Problem(
+                    Span("<command line>", 0, 0),
+                    "give --game NAME (a bundled game) or --spec DIR (a spec folder), not both",
+                )
+            ]
+        )
+    return load_spec(bundled_game(game) if game is not None else args.spec, args.data)
 
 
 def _plain(args: argparse.Namespace, text: str) -> None:
@@ -579,7 +624,7 @@ def cmd_overlays(args: argparse.Namespace) -> int:
                     if r["id"] in text:
                         cases.setdefault(r["id"], []).append(str(f.relative_to(root)))
     if args.format == "markdown":
-        _plain(args, render_overlays(rows, cases))
+        _plain(args, render_overlays(rows, cases, game_option(spec)))
         return EXIT_OK
     lines = []
     for r in rows:
@@ -608,7 +653,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    spec = _load(args)
+    spec = _load(args, args.records[0] if len(args.records) == 1 else None)
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
     explain, trace = args.explain or args.verbose, args.trace or args.verbose
     paths, skipped = expand(list(args.records))
@@ -654,7 +699,7 @@ def _checked(results: list[Result], skipped: list[Skipped]) -> dict[str, Any]:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    spec = _load(args)
+    spec = _load(args, args.record)
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
     if args.format in ("svg", "html"):
         make = pictures.picture if args.format == "svg" else pictures.replay_page
@@ -688,7 +733,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         problem = "give --until or --weeks, not both"
     if problem:
         return _usage(args, problem)
-    spec = _load(args)
+    spec = _load(args, args.record)
     if args.games is None:
         result = compare(spec, args.record, args.only)
         _emit(args, result.as_json(), render_comparison(result, args.verbose))
@@ -796,7 +841,7 @@ def _as_text(record: dict[str, Any], form: str) -> str:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    spec = _load(args)
+    spec = _load(args, args.record)
     text = convert(spec, args.record, args.to)
     if args.output is None:
         print(text, end="")

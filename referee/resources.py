@@ -61,3 +61,17 @@ def bundled_games() -> list[str]:
     """The names of the bundled games, in order."""
     root = games_root()
     return sorted(p.name for p in root.iterdir() if p.is_dir() and p.name != "schema")
+
+
+def default_game() -> str:
+    """The bundled game the commands use when none is named: games.yaml's ``default``, else
+    the first bundled game."""
+    import yaml
+
+    games = bundled_games()
+    try:
+        named = yaml.safe_load((games_root() / "games.yaml").read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        named = None
+    chosen = named.get("default") if isinstance(named, dict) else None
+    return chosen if isinstance(chosen, str) and chosen in games else (games[0] if games else "")

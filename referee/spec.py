@@ -10,6 +10,7 @@ any other directory laid out the same way can be given instead.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import hashlib
 import io
 import os
@@ -29,6 +30,7 @@ from referee.dsl.guards import no_recursion, parse_rules
 from referee.dsl.interp import Interpreter, TraceEntry
 from referee.dsl.overlays import apply
 from referee.errors import Problem, RefereeError, Span
+from referee.text import shown
 
 SPEC_ROOT = resources.games_root()  # the bundled games, each a folder, and schema/
 MAX_RULES_BYTES = 2 * 1024 * 1024
@@ -37,13 +39,32 @@ MAX_SCHEMA_BYTES = 1024 * 1024
 
 def default_game_dir() -> Path:
     """The spec a command loads when given none: the folder ``REFEREE_SPEC`` names, if set
-    (a mutant of the spec, say, for every test to judge); else the game spec shipped with the
-    engine (the first bundled game; there is one, for now)."""
+    (a mutant of the spec, say, for every test to judge); else the bundled game named as the
+    default (``games.yaml`` in the games' folder)."""
     chosen = os.environ.get("REFEREE_SPEC")
     if chosen:
         return Path(chosen)
+    name = resources.default_game()
+    return SPEC_ROOT / name if name else SPEC_ROOT
+
+
+def bundled_game(name: str) -> Path:
+    """A bundled game's folder, by its name; an unknown name is an error that names the
+    bundled games and the closest to it."""
     games = resources.bundled_games()
-    return SPEC_ROOT / games[0] if games else SPEC_ROOT
+    if name in games:
+        return SPEC_ROOT / name
+    close = difflib.get_close_matches(name, games, n=1, cutoff=0.5)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    raise RefereeError(
+        [
+            Problem(
+                Span("<command line>", 0, 0),
+                f"--game {shown(name, 60)}: no bundled game of that name",
+                f"{hint}the bundled games: {', '.join(games) or 'none'}",
+            )
+        ]
+    )
 
 
 def find_game(name_or_dir: str | Path | None = None) -> Path:
@@ -127,7 +148,8 @@ class Spec:
 
 
 def clause_key(number: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in number.split("."))
+    """A clause number's parts, as numbers, in order: 7.3.1 and 7-3-1 alike."""
+    return tuple(int(p) for p in number.replace("-", ".").split("."))
 
 
 def rules_files(game_dir: Path, skipped: list[Skipped] | None = None) -> list[Path]:

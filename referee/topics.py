@@ -274,7 +274,7 @@ def _base_decl(spec: Spec, clause: str, decl: ast.Decl) -> ast.Decl | None:
 def _clauses_named(spec: Spec, text: str) -> list[str]:
     """The clause numbers a text names, in order, once each."""
     out: list[str] = []
-    for n in re.findall(r"\d+(?:\.\d+)*", text):
+    for n in re.findall(r"\d+(?:(?:\.\d+)+|(?:-\d+)+)", text):  # 7.3.1, 7-3-1
         if spec.clause(n) is not None and n not in out:
             out.append(n)
     return out

@@ -243,4 +243,4 @@ def test_games_by_name_by_directory_and_with_data(tmp_path: Path) -> None:
     assert err.value.problems[0].file.endswith("cards.yaml")
     with pytest.raises(referee.SpecError) as err:
         referee.load_game(tmp_path / "nowhere")
-    assert "the bundled games: sekigahara" in str(err.value)
+    assert "the bundled games: fierce-battle, sekigahara" in str(err.value)

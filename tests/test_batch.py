@@ -17,6 +17,7 @@ def test_a_directory_of_records(capsys: pytest.CaptureFixture[str]) -> None:
     out = output(capsys.readouterr().out)
     s = out["summary"]
     illegal = sorted((EXAMPLES / "illegal").glob("*.yaml"))
+    illegal += sorted((EXAMPLES / "fierce-battle" / "illegal").glob("*.yaml"))  # the second game's
     records = [f for f in EXAMPLES.rglob("*") if f.suffix in SUFFIXES]  # the notation's too
     assert s["records"] == len(out["records"]) == len(records)
     assert s["bad input"] == 0

@@ -569,8 +569,14 @@ def _judge_records(game_dir: Path, records: list[Path], say: Any) -> bool:
     from referee.errors import RefereeError
     from referee.spec import load_spec
 
+    from referee.cli import _game_of
+
     spec = load_spec(game_dir)
     paths, _ = expand(records)
+    # the mutant's own game's records: another bundled game's (examples/fierce-battle) are not
+    # judged by it
+    own = spec.game.name if spec.game else ""
+    paths = [p for p in paths if _game_of(p) in (None, own)]
     for p in paths:
         try:
             v = check_one(spec, p, Choice(), False, offer=False)

@@ -315,7 +315,7 @@ class ConstDecl(Decl):
 class TableRow:
     """A key (an int, a range lo..hi, lo+ meaning lo and above, an enum literal, a bool)."""
 
-    key_kind: str  # "int" | "range" | "from" | "enum" | "bool"
+    key_kind: str  # "int" | "range" | "from" | "upto" | "enum" | "bool"
     key: tuple[object, ...]
     value: Expr
     span: Span = NOWHERE

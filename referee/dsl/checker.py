@@ -319,7 +319,7 @@ class Checker:
         val_t = self.typeref(d.type)
         seen: set[object] = set()
         for row in d.rows:
-            if row.key_kind in ("int", "range", "from"):
+            if row.key_kind in ("int", "range", "from", "upto"):
                 if not compatible(INT, key_t):
                     self.error(row.span, f"a number key needs an int parameter, not {key_t}")
                 ints = [int(k) for k in row.key]  # type: ignore[call-overload]

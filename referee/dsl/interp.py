@@ -17,7 +17,7 @@ from referee.budget import flattened, minus, plus, repeated, span_range, times
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
 from referee.dsl.coverage import Coverage
-from referee.dsl.types import BUILTINS
+from referee.dsl.types import BUILTINS, hex_distance
 from referee.errors import Span, fail
 
 
@@ -555,6 +555,7 @@ class Interpreter:
                 (row.key_kind == "int" and key == k[0])
                 or (row.key_kind == "range" and k[0] <= key <= k[1])
                 or (row.key_kind == "from" and key >= k[0])
+                or (row.key_kind == "upto" and key <= k[0])
                 or (row.key_kind == "enum" and key == k[1])
                 or (row.key_kind == "bool" and key is k[0])
             ):
@@ -1211,6 +1212,10 @@ def _builtin(name: str, args: tuple[Any, ...]) -> Any:
         return flattened(args[0])
     if name == "abs":
         return abs(args[0])
+    if name == "clamp":
+        return min(max(args[0], args[1]), args[2])
+    if name == "hex_distance":
+        return hex_distance(*args)
     values = args[0] if len(args) == 1 else args
     if name == "min":
         return min(values)

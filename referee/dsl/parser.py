@@ -437,6 +437,9 @@ class _ToAst(Transformer[Token, Any]):
     def key_from(self, meta: Meta, lo: Token) -> tuple[str, tuple[object, ...]]:
         return ("from", (int(lo),))
 
+    def key_upto(self, meta: Meta, hi: Token) -> tuple[str, tuple[object, ...]]:
+        return ("upto", (int(hi),))
+
     def key_enum(self, meta: Meta, enum: Token, value: Token) -> tuple[str, tuple[object, ...]]:
         return ("enum", (str(enum), str(value)))
 

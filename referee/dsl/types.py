@@ -60,4 +60,27 @@ BUILTINS: dict[str, tuple[int, int, str]] = {
     "distinct": (1, 1, "a list without repeats, in first-seen order"),
     "repeat": (2, 2, "a list of n copies of a value"),
     "flatten": (1, 1, "a list of lists joined into one list"),
+    "clamp": (3, 3, "a whole number held between a least and a most value: clamp(x, lo, hi)"),
+    "hex_distance": (
+        4,
+        4,
+        "the hexes between two hexes of a grid, given by column and row:"
+        " hex_distance(c1, r1, c2, r2); columns run up and down, and each even column sits"
+        " half a hex lower than the odd ones beside it",
+    ),
 }
+
+
+def hex_axial(column: int, row: int) -> tuple[int, int]:
+    """A hex's axial coordinates (q, r) from its column and row, even columns half a hex
+    lower (column 1 is odd): neighbours differ by one of six fixed steps."""
+    q = column - 1
+    return q, row - (q - (q & 1)) // 2
+
+
+def hex_distance(c1: int, r1: int, c2: int, r2: int) -> int:
+    """The number of hex steps from one hex to another: 1 for neighbours, 0 for the same."""
+    q1, a1 = hex_axial(c1, r1)
+    q2, a2 = hex_axial(c2, r2)
+    dq, dr = q2 - q1, a2 - a1
+    return (abs(dq) + abs(dq + dr) + abs(dr)) // 2

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
+from referee import resources
 from referee.budget import within_limit
 from referee.dsl import ast
 from referee.dsl.interp import (
@@ -569,7 +570,7 @@ def check_record(
     are the answers under the record's own printing and overlays)."""
     ref = open_referee(spec, path, choice)
     try:
-        return _replay(spec, ref, ref.record, keep_going, offer, expect)
+        return _replay(ref.spec, ref, ref.record, keep_going, offer, expect)
     finally:
         ref.release()
 
@@ -580,6 +581,13 @@ def open_referee(spec: Spec, path: Source, choice: Choice) -> Referee:
     read = partial(notation_document, spec) if is_notation(path) else None
     record = load_record(path, spec.game_dir.parent / "schema", read)
     game = spec.game
+    if game is not None and record.game != game.name:
+        other = _bundled_spec(spec, record.game)
+        if other is not None:  # a bundled game's record, judged by its own game's rules
+            spec = other
+            if is_notation(path):
+                return open_referee(other, path, choice)
+            game = spec.game
     if game is not None and record.game != game.name:
         raise RefereeError(
             [
@@ -596,6 +604,18 @@ def open_referee(spec: Spec, path: Source, choice: Choice) -> Referee:
         record.overlays_off + choice.off,
     )
     return Referee(spec, record, merged)
+
+
+def _bundled_spec(spec: Spec, name: str) -> Spec | None:
+    """The spec of the bundled game a record names, when the spec at hand is another bundled
+    game's (not a folder given with --spec): records say which game they are of."""
+    from referee.spec import SPEC_ROOT, load_spec
+
+    if spec.game_dir.parent.resolve() != SPEC_ROOT.resolve():
+        return None
+    if name == spec.game_dir.name or name not in resources.bundled_games():
+        return None
+    return load_spec(SPEC_ROOT / name)
 
 
 def _happened(ref: Referee, index: int, since: int) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ import z3
 
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
+from referee.spec import clause_key
 from referee.verify import lists
 
 MAX_INLINE = 64
@@ -32,6 +33,22 @@ def _enum(name: str, values: list[str]) -> tuple[z3.SortRef, dict[str, z3.ExprRe
         sort, consts = z3.EnumSort(f"{name}_{taken}" if taken else name, values)
         _SORTS[key] = (sort, dict(zip(values, consts, strict=True)))
     return _SORTS[key]
+
+
+def _hex_distance(c1: Any, r1: Any, c2: Any, r2: Any) -> Any:
+    """hex_distance (see referee.dsl.types) in z3's integer arithmetic."""
+
+    def axial(c: Any, r: Any) -> tuple[Any, Any]:
+        q = c - 1
+        return q, r - (q - q % 2) / 2
+
+    def size(x: Any) -> Any:
+        return z3.If(x < 0, -x, x)
+
+    q1, a1 = axial(c1, r1)
+    q2, a2 = axial(c2, r2)
+    dq, dr = q2 - q1, a2 - a1
+    return (size(dq) + size(dq + dr) + size(dr)) / 2
 
 
 class Untranslatable(Exception):
@@ -185,6 +202,11 @@ class Translator:
                 return out
             if name == "abs" and len(args) == 1:
                 return z3.If(args[0] < 0, -args[0], args[0])
+            if name == "clamp" and len(args) == 3:
+                low = z3.If(args[0] < args[1], args[1], args[0])
+                return z3.If(low > args[2], args[2], low)
+            if name == "hex_distance" and len(args) == 4:
+                return _hex_distance(*args)
             raise Untranslatable(f"the built-in {name}")
         self.used.add(d.clause)
         if isinstance(d, ast.Define):
@@ -211,6 +233,8 @@ class Translator:
                 cond = z3.And(key >= int(k[0]), key <= int(k[1]))  # type: ignore[call-overload]
             elif row.key_kind == "from":
                 cond = key >= int(k[0])  # type: ignore[call-overload]
+            elif row.key_kind == "upto":
+                cond = key <= int(k[0])  # type: ignore[call-overload]
             elif row.key_kind == "enum":
                 cond = key == self.enum_sort(str(k[0]))[1][str(k[1])]
             else:
@@ -262,7 +286,7 @@ def prove_one(
     except Untranslatable as err:
         out.status, out.reason = "skipped", f"cannot translate {err}"
         return out
-    out.clauses = sorted(tr.used | {p.clause}, key=lambda c: tuple(int(x) for x in c.split(".")))
+    out.clauses = sorted(tr.used | {p.clause}, key=clause_key)
     solver = _solver(timeout_ms, constraints, goal)
     result = solver.check()
     if result == z3.unsat:

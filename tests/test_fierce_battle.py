@@ -1,0 +1,327 @@
+"""The second game, Fierce Battle at Sekigahara: every numbered clause of its rulebook under
+its number, its tables, its scenario files (validated, errors located), its properties
+proved, random games on the invented test scenario replayed as legal, and its examples
+judged citing their clauses. Nothing of it is in the engine's code."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from referee.cli import main
+from referee.spec import SPEC_ROOT, Spec, load_spec
+from tests.referee_helpers import EXAMPLES, ROOT
+
+GAME = SPEC_ROOT / "fierce-battle"
+NUMBERS = ROOT / "tests" / "data" / "fierce-battle-clause-numbers.txt"
+FB_EXAMPLES = EXAMPLES / "fierce-battle"
+
+
+@pytest.fixture(scope="module")
+def fb() -> Spec:
+    return load_spec(GAME)
+
+
+def rulebook_numbers() -> list[str]:
+    lines = NUMBERS.read_text(encoding="utf-8").splitlines()
+    return [n for n in (x.strip() for x in lines) if n and not n.startswith("#")]
+
+
+def test_every_numbered_clause_is_declared_in_order(
+    fb: Spec, capsys: pytest.CaptureFixture[str]
+) -> None:
+    numbers = rulebook_numbers()
+    assert len(numbers) == 108
+    assert all(re.fullmatch(r"\d+(-\d+)*", n) for n in numbers)
+    assert main(["clauses", "--game", "fierce-battle", "--format", "json"]) == 0
+    listed = [row["number"] for row in json.loads(capsys.readouterr().out)]
+    assert listed == numbers
+    for c in fb.clauses():
+        assert c.title and c.summary, c.number
+
+
+def test_clauses_lists_the_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["clauses", "--game", "fierce-battle"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^7-3-1\s+normative\s+\d+\s+Stop on entering$", out, re.M)
+    assert re.search(r"^1\s+informative\s+0\s+Introduction$", out, re.M)
+
+
+def test_fire_table(fb: Spec) -> None:
+    rules = fb.interpreter()
+    assert [rules.call("fire_column", s) for s in (1, 2, 3, 4, 5, 7, 8, 12, 13, 40)] == [
+        0, 1, 2, 2, 3, 3, 4, 4, 5, 5,
+    ]  # fmt: skip
+    rows = {r: [str(x) for x in rules.call("fire_table", r)] for r in range(2, 13)}
+    assert all(len(v) == 6 for v in rows.values())
+    assert rows[2] == ["none"] * 5 + ["check0"]
+    assert rows[8] == ["none", "check0", "check1", "check2", "check2", "eliminated"]
+    assert rows[12] == ["check2"] + ["eliminated"] * 5
+    # shifts move the column, and stop at the table's edges (D-shift-edge)
+    assert str(rules.call("fire_outcome", 9, 8, 0)) == "check2"
+    assert str(rules.call("fire_outcome", 9, 8, -1)) == "check2"
+    assert str(rules.call("fire_outcome", 9, 8, 1)) == "eliminated"
+    assert str(rules.call("fire_outcome", 1, 12, -3)) == "check2"
+
+
+def test_melee_table_is_diagonal(fb: Spec) -> None:
+    """Each result of the melee table is the one a roll lower gives a column to the right."""
+    rules = fb.interpreter()
+    rows = {r: [str(x) for x in rules.call("melee_table", r)] for r in range(2, 13)}
+    assert all(len(v) == 11 for v in rows.values())
+    line = ["ae"] * 5 + ["a2", "a2", "a1", "a1", "b1", "d1", "d1", "d2", "d2"] + ["de"] * 8
+    for r in range(2, 13):
+        assert rows[r] == [line[r + c - 2] for c in range(11)]
+    assert [rules.call("melee_column", d) for d in (-20, -8, -7, -3, -1, 0, 1, 2, 8, 12, 17, 18)] == [
+        0, 0, 1, 2, 3, 4, 4, 5, 7, 8, 9, 10,
+    ]  # fmt: skip
+    assert str(rules.call("melee_outcome", 0, 7, 0)) == "b1"
+    assert str(rules.call("melee_outcome", 0, 7, -1)) == "a1"  # across a river, say
+
+
+def test_participation_tables(fb: Spec) -> None:
+    rules = fb.interpreter()
+    enum = {v: v for v in ("kobayakawa", "shimazu")}
+    assert str(rules.call("pct_result", 1, enum["kobayakawa"], 5)) == "join_east"
+    assert str(rules.call("pct_result", 1, enum["kobayakawa"], 6)) == "stay_neutral"
+    assert str(rules.call("pct_result", 1, enum["kobayakawa"], 11)) == "join_west"
+    assert str(rules.call("pct_result", 2, enum["kobayakawa"], 10)) == "join_west"
+    assert str(rules.call("pct_result", 1, enum["shimazu"], -4)) == "stay_neutral"
+    assert str(rules.call("pct_result", 2, enum["shimazu"], 8)) == "join_west"
+
+
+def test_decisions_are_registered(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["overlays", "--game", "fierce-battle", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    ids = {r["id"] for r in rows}
+    assert {"D-river-cost", "D-pond-move", "D-retreat-away", "D-pct-column"} <= ids
+    assert all(r["kind"] == "decision" for r in rows)
+
+
+def test_prove(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", "--game", "fierce-battle"]) == 0
+    out = capsys.readouterr().out
+    for label in ("5/one-a-hex", "7-3-1/zone-stops", "2-1-1/symmetric", "11/bands"):
+        assert re.search(rf"^  {re.escape(label)}\s+proved", out, re.M), label
+
+
+def _copy(tmp_path: Path) -> Path:
+    root = tmp_path / "spec"
+    shutil.copytree(SPEC_ROOT, root)
+    return root / "fierce-battle"
+
+
+def test_a_broken_rule_fails_its_property(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = _copy(tmp_path)
+    rules = game / "clauses" / "04-sequence.rules"
+    text = rules.read_text()
+    old = "define stops_in_time(zone_step: int, last_step: int): bool = zone_step >= last_step"
+    assert old in text
+    rules.write_text(text.replace(old, old.replace(">= last_step", ">= last_step - 1")))
+    assert main(["prove", "--spec", str(game)]) == 1
+    assert re.search(r"7-3-1/zone-stops\s+FAILED", capsys.readouterr().out, re.I)
+
+
+def _scenario() -> dict[str, object]:
+    data: dict[str, object] = yaml.safe_load((GAME / "data" / "scenario.yaml").read_text())
+    return data
+
+
+def _bad(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> str:
+    folder = tmp_path / "mine"
+    folder.mkdir(exist_ok=True)
+    (folder / "scenario.yaml").write_text(text)
+    assert main(["spec", "check", "--game", "fierce-battle", "--data", str(folder)]) == 2
+    return capsys.readouterr().err
+
+
+def test_the_test_scenario_is_plainly_invented() -> None:
+    s = _scenario()
+    head = s["scenario"][0]  # type: ignore[index]
+    assert head["invented"] is True
+    assert "not from the game" in head["title"]
+    assert (GAME / "data" / "scenario.yaml").read_text().startswith("# AN INVENTED SCENARIO")
+    assert len(s["hexes"]) == 48 and len(s["units"]) == 15  # type: ignore[arg-type]
+
+
+def test_bad_scenarios_are_located(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = (GAME / "data" / "scenario.yaml").read_text()
+    err = _bad(tmp_path, capsys, text.replace("terrain: pond", "terrain: swamp"))
+    assert re.search(r"scenario\.yaml:\d+:\d+: hexes\[\d+\]\.terrain: 'swamp' is not one of", err)
+    err = _bad(tmp_path, capsys, text.replace("at: '0805'", "at: '0999'"))
+    assert re.search(r"scenario\.yaml:\d+:\d+: units\[10\]\.at: '0999' names no item of hexes", err)
+    err = _bad(tmp_path, capsys, text.replace("force: Otani", "force: Otanni"))
+    assert "'Otanni' names no item of forces" in err
+    err = _bad(tmp_path, capsys, text.replace("turns: 6", "turns: 0"))
+    assert re.search(r"scenario\[0\]\.turns: 0 is less than the minimum of 1", err)
+
+
+def test_a_scenario_of_ones_own(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A user's scenario replaces the invented one: here a river where there was none makes
+    the first example's move too dear."""
+    text = (GAME / "data" / "scenario.yaml").read_text()
+    text = text.replace(
+        "hexsides:\n",
+        "hexsides:\n- {name: '0303/0403', a: '0303', b: '0403', river: true}\n"
+        "- {name: '0403/0503', a: '0403', b: '0503', river: true}\n",
+    )
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "scenario.yaml").write_text(text)
+    record = FB_EXAMPLES / "illegal" / "through-a-zone.yaml"
+    legal = record.read_text().replace("'0503', '0504'", "'0503'").split("    expect:")[0]
+    path = tmp_path / "r.yaml"
+    path.write_text(legal)
+    assert main(["check", "--game", "fierce-battle", str(path)]) == 0
+    assert main(["check", "--game", "fierce-battle", "--data", str(folder), str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "7-2-1/within-allowance" in out
+    assert "spent 5 movement points; its allowance is 4" in out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_games_replay_as_legal(
+    seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["play", "--game", "fierce-battle", "--seed", str(seed)]) == 0
+    text = capsys.readouterr().out
+    assert "stopped: the game is over" in text
+    events = yaml.safe_load(text)["events"]
+    kinds = {next(iter(e)) for e in events}
+    assert {"move", "end_movement", "end_phase"} <= kinds
+    path = tmp_path / "game.yaml"
+    path.write_text(text)
+    assert main(["check", str(path)]) == 0
+
+
+def test_random_games_fight() -> None:
+    """Across a few seeds the random games fire, melee and check morale: combat is played."""
+    from referee.engine.play import play
+
+    spec = load_spec(GAME)
+    told: set[str] = set()
+    for seed in range(6):
+        game = play(spec, seed, "")
+        record = game.record(spec, seed)
+        told |= {next(iter(e)) for e in record["events"]}
+    assert {"fire", "melee"} <= told
+
+
+ILLEGAL = sorted((FB_EXAMPLES / "illegal").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", ILLEGAL, ids=[p.stem for p in ILLEGAL])
+def test_illegal_examples_cite_their_clause(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    label = re.match(r"# Illegal \(([^)]+)\)", path.read_text()).group(1)  # type: ignore[union-attr]
+    assert main(["check", str(path), "--format", "json"]) == 1
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["violations"][0]["label"] == label.split("/")[1]
+    assert verdict["violations"][0]["clause"] == label.split("/")[0]
+
+
+def test_every_chapter_with_rules_has_an_illegal_example() -> None:
+    chapters = {re.match(r"# Illegal \((\d+)", p.read_text()).group(1) for p in ILLEGAL}  # type: ignore[union-attr]
+    assert chapters == {"2", "7", "8", "9", "10", "11", "14", "17"}
+
+
+LEGAL = sorted(FB_EXAMPLES.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", LEGAL, ids=[p.stem for p in LEGAL])
+def test_legal_examples_meet_their_expectations(path: Path) -> None:
+    assert main(["check", str(path)]) == 0
+
+
+def test_an_enemy_entering_a_palisade_removes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = {
+        "game": "fierce-battle",
+        "position": {
+            "procedure": "movement_phase",
+            "args": {"active": "east"},
+            "state": {
+                "unit_at": {
+                    "ishida_ashigaru_1": "0806",
+                    "ishida_teppo_1": "0801",
+                    "ishida_ashigaru_2": "0804",
+                },
+                "eliminated": {"otani_taisho": True},
+            },
+        },
+        "events": [
+            {"move": {"by": "east", "unit": "tokugawa_ashigaru_1", "path": ["0203", "0303"]}},
+            {"move": {"by": "east", "unit": "kuroda_ashigaru_1", "path": ["0305", "0404"]}},
+        ],
+    }
+    path = tmp_path / "r.yaml"
+    path.write_text(yaml.safe_dump(record))
+    assert main(["check", str(path)]) == 1  # the pond
+    assert "7-2-2/no-pond" in capsys.readouterr().out
+    events = record["events"]
+    events[1] = {"move": {"by": "east", "unit": "kuroda_ashigaru_1", "path": ["0305", "0405"]}}
+    events[0] = {
+        "move": {"by": "east", "unit": "tokugawa_ashigaru_1", "path": ["0203", "0303", "0403"]}
+    }
+    events.append({"end_movement": {"by": "east"}})
+    path.write_text(yaml.safe_dump(record))
+    assert main(["check", str(path)]) == 0
+    capsys.readouterr()
+    # the palisade at 0603 is the West's: an Eastern unit entering it removes it
+    record["position"]["state"]["unit_at"]["tokugawa_ashigaru_1"] = "0503"  # type: ignore[index]
+    record["events"] = [
+        {
+            "move": {"by": "east", "unit": "tokugawa_ashigaru_1", "path": ["0503", "0603"]},
+            "expect": {"happened": ["7-2-1/moved", "18-3/removed"]},
+        }
+    ]
+    path.write_text(yaml.safe_dump(record))
+    assert main(["check", str(path), "--explain"]) == 0
+    assert "18-3/removed: tokugawa_ashigaru_1 enters 0603: its palisade is removed" in (
+        capsys.readouterr().out
+    )
+
+
+def test_the_legal_example(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(FB_EXAMPLES / "first-turn.yaml"), "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "9-2/fired: [ishida_teppo_1] fire at tokugawa_teppo_1: strength 3, dice [5, 4]" in out
+    assert "11-1-4/held: ishida_ashigaru_1 stands in a palisade hex" in out
+
+
+def test_the_engine_names_nothing_of_this_game() -> None:
+    s = _scenario()
+    words = {f["name"] for f in s["forces"]}  # type: ignore[attr-defined, union-attr]
+    words |= {"Shimazu", "Kobayakawa", "Mori", "Yoshikawa", "Akaza", "Chosokabe", "Nabeshima"}
+    words |= {"taisho", "samurai", "busho", "ashigaru", "teppo", "taiho", "Isekaido"}
+    pattern = re.compile(r"\b(" + "|".join(sorted(words)) + r")\b", re.I)
+    hits = [
+        f"{p.name}:{n}"
+        for p in (ROOT / "referee").rglob("*.py")
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert hits == []
+
+
+@pytest.mark.parametrize(
+    ("command", "page"),
+    [("clauses", "fierce-battle-clauses.md"), ("overlays", "fierce-battle-rulings.md")],
+)
+def test_generated_pages_are_current(
+    command: str, page: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    assert main([command, "--game", "fierce-battle", "--format", "markdown"]) == 0
+    generated = capsys.readouterr().out
+    assert (ROOT / "docs" / page).read_text() == generated, (
+        f"docs/{page} is stale: run `referee {command} --game fierce-battle --format markdown"
+        f" > docs/{page}`"
+    )
