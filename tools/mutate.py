@@ -563,13 +563,12 @@ def judge(game_dir: Path, records: list[Path], suite: list[str], every_stage: bo
 
 def _judge_records(game_dir: Path, records: list[Path], say: Any) -> bool:
     """Every record replayed under the mutant, to the first that fails; whether one did."""
+    from referee.cli import _game_of
     from referee.dsl.overlays import Choice
     from referee.engine.batch import expand
     from referee.engine.replay import check_one
     from referee.errors import RefereeError
     from referee.spec import load_spec
-
-    from referee.cli import _game_of
 
     spec = load_spec(game_dir)
     paths, _ = expand(records)
