@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import textwrap
 from collections import Counter
@@ -17,6 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from referee import __version__, cache
 from referee.dsl.overlays import Choice, apply, in_force
@@ -41,7 +44,7 @@ from referee.spec import Spec, load_spec
 from referee.style import paint, wanted
 from referee.text import MAX_SHOWN, shown
 from referee.topics import explain_topic, render_topic
-from referee.verify.prover import prove
+from referee.verify.prover import Outcome, prove
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
 MAX_GAMES = 10_000  # --games N: random games played (and judged) by one command
@@ -442,6 +445,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="prove under every printing, and with each overlay off, naming what breaks",
     )
+    p.add_argument(
+        "--counterexample-dir",
+        default="",
+        metavar="DIR",
+        help="write each failing step invariant's counterexample there, as a record file",
+    )
     _common(p)
     p.set_defaults(run=cmd_prove)
 
@@ -709,17 +718,34 @@ def cmd_prove(args: argparse.Namespace) -> int:
     failed = False
     for title, choice in runs:
         printing, overlays = in_force(spec.sym, choice, lambda _: Span("<command line>", 0, 0))
-        outcomes = prove(apply(spec.sym, overlays), names)
+        outcomes = prove(apply(spec.sym, overlays), names, collections=spec.components.collections)
         failed = failed or any(o.status == "failed" for o in outcomes)
         head = title or f"printing {printing}"
         lines.append(f"{head}; overlays in force: {len(overlays)}")
         for o in outcomes:
+            if o.record:
+                o.record["game"] = spec.game.name if spec.game else ""
+                if args.counterexample_dir:
+                    o.written = _write_counterexample(args.counterexample_dir, head, o)
             lines.append("  " + o.line())
+            if o.record and not o.written:
+                shown = yaml.safe_dump(o.record, sort_keys=False, allow_unicode=True, width=100)
+                lines += ["      " + ln for ln in shown.splitlines()]
             if args.verbose and o.clauses and o.status != "failed":
                 lines.append(f"      rests on clauses: {', '.join(o.clauses)}")
         report.append({"run": head, "properties": [asdict(o) for o in outcomes]})
     _emit(args, report if len(report) > 1 else report[0], "\n".join(lines))
     return EXIT_ILLEGAL if failed else EXIT_OK
+
+
+def _write_counterexample(folder: str, run: str, o: Outcome) -> str:
+    """A failing invariant's record file, named by the property (and the run)."""
+    where = Path(folder)
+    where.mkdir(parents=True, exist_ok=True)
+    tag = re.sub(r"[^A-Za-z0-9.-]+", "-", f"{o.clause}-{o.label}-{run}").strip("-")
+    path = where / f"{tag}.yaml"
+    path.write_text(yaml.safe_dump(o.record, sort_keys=False, allow_unicode=True, width=100))
+    return str(path)
 
 
 def cmd_spec_check(args: argparse.Namespace) -> int:

@@ -46,6 +46,9 @@ class Outcome:
     counterexample: dict[str, str] = field(default_factory=dict)
     clauses: list[str] = field(default_factory=list)
     reason: str = ""
+    how: str = ""  # a step invariant: by the standing rules, or by induction over the steps
+    record: dict[str, Any] = field(default_factory=dict)  # a failing invariant's record
+    written: str = ""  # where that record was written
 
     @property
     def cites(self) -> str:
@@ -53,12 +56,16 @@ class Outcome:
 
     def line(self) -> str:
         head = f"{self.cites:<40} {self.status}"
+        if self.status == "failed" and self.record:
+            where = f"; written to {self.written}" if self.written else ""
+            return f"{head}: counterexample after {self.how} (clauses {', '.join(self.clauses)}){where}"
         if self.status == "failed":
             values = ", ".join(f"{k} = {v}" for k, v in self.counterexample.items())
             return f"{head}: counterexample {values} (clauses {', '.join(self.clauses)})"
         if self.status == "skipped":
             return f"{head}: {self.reason}"
-        return f"{head} ({self.text})"
+        how = f"; {self.how}" if self.how else ""
+        return f"{head} ({self.text}{how})"
 
 
 class Translator:
@@ -194,8 +201,7 @@ class Translator:
         raise Untranslatable(f"'{name}' ({d.kind})")
 
     def table(self, d: ast.TableDecl, key: Any) -> Any:
-        self.fresh += 1
-        missing = self.const(f"{d.name}_no_row_{self.fresh}", d.type, None)
+        missing = self.no_row(d, key)
         out = missing
         for row in reversed(d.rows):
             k = row.key
@@ -211,6 +217,12 @@ class Translator:
                 cond = key == z3.BoolVal(bool(k[0]))
             out = z3.If(cond, self.expr(row.value, {}), out)
         return out
+
+    def no_row(self, d: ast.TableDecl, key: Any) -> Any:
+        """The value of a key no row gives: unknown, but the same each time it is asked."""
+        self.fresh += 1
+        sort = self.const(f"{d.name}_no_row_{self.fresh}", d.type, None).sort()
+        return z3.Function(f"{d.name}_no_row", key.sort(), sort)(key)
 
     def quant(self, e: ast.Quant, env: dict[str, Any]) -> Any:
         scope = dict(env)
@@ -229,11 +241,44 @@ class Translator:
 
 
 def prove(
-    sym: Symbols, data_values: dict[str, set[str]], timeout_ms: int = 10_000
+    sym: Symbols,
+    data_values: dict[str, set[str]],
+    timeout_ms: int = 10_000,
+    collections: dict[str, list[dict[str, Any]]] | None = None,
 ) -> list[Outcome]:
-    """Prove every property of the spec; one Outcome each, in clause order."""
+    """Prove every property of the spec; one Outcome each, in clause order. A step
+    invariant needs the components' items (``collections``)."""
     props = [d for d in sym.labels.values() if isinstance(d, ast.Property)]
-    return [prove_one(sym, data_values, p, timeout_ms) for p in props]
+    return [
+        prove_step_invariant(sym, data_values, collections or {}, p, timeout_ms)
+        if p.invariant
+        else prove_one(sym, data_values, p, timeout_ms)
+        for p in props
+    ]
+
+
+def _clause_order(clauses: set[str]) -> list[str]:
+    return sorted(clauses, key=lambda c: tuple(int(x) for x in c.split(".")))
+
+
+def prove_step_invariant(
+    sym: Symbols,
+    data_values: dict[str, set[str]],
+    collections: dict[str, list[dict[str, Any]]],
+    p: ast.Property,
+    timeout_ms: int,
+) -> Outcome:
+    from referee.verify.steps import prove_invariant, record_of
+
+    found, used = prove_invariant(sym, data_values, collections, p, timeout_ms)
+    out = Outcome(p.clause, p.name, p.text, found.status)
+    out.clauses = _clause_order(used | {p.clause})
+    out.how = found.how if found.status != "failed" else (found.where or found.how)
+    out.reason = found.reason
+    if found.status == "failed":
+        out.record = record_of(p, found)
+        out.counterexample = {"where": found.where}
+    return out
 
 
 def prove_one(
@@ -261,7 +306,7 @@ def prove_one(
     solver.add(*constraints)
     solver.add(z3.Not(goal))
     result = solver.check()
-    out.clauses = sorted(tr.used | {p.clause}, key=lambda c: tuple(int(x) for x in c.split(".")))
+    out.clauses = _clause_order(tr.used | {p.clause})
     if result == z3.unsat:
         return out
     if result == z3.unknown:
