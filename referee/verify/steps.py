@@ -1446,10 +1446,11 @@ def prove_invariant(
         second = prover.by_induction()
     except Untranslatable as err:
         return StepOutcome("skipped", reason=f"cannot translate {err}"), prover.used
-    if second.status == "failed" and not second.position and first.position:
-        return first, prover.used
-    if second.status == "failed" and first.status == "failed" and first.position and (second.havoc):
-        return first, prover.used
+    if second.status == "failed" and first.position:
+        # where the standing rules govern what the invariant reads, or the steps gave no
+        # position, the standing rules' counterexample (a position, and an idle event)
+        if not second.position or prover.inv_reads & prover.havoc_cells:
+            return first, prover.used
     return second, prover.used
 
 
