@@ -716,9 +716,15 @@ def cmd_prove(args: argparse.Namespace) -> int:
     report: list[dict[str, Any]] = []
     lines: list[str] = []
     failed = False
+    cache: dict[str, Any] = {}  # step invariants whose proof the overlays do not touch
     for title, choice in runs:
         printing, overlays = in_force(spec.sym, choice, lambda _: Span("<command line>", 0, 0))
-        outcomes = prove(apply(spec.sym, overlays), names, collections=spec.components.collections)
+        outcomes = prove(
+            apply(spec.sym, overlays),
+            names,
+            collections=spec.components.collections,
+            cache=cache,
+        )
         failed = failed or any(o.status == "failed" for o in outcomes)
         head = title or f"printing {printing}"
         lines.append(f"{head}; overlays in force: {len(overlays)}")

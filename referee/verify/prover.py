@@ -10,7 +10,7 @@ definition the property used.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import z3
@@ -58,7 +58,8 @@ class Outcome:
         head = f"{self.cites:<40} {self.status}"
         if self.status == "failed" and self.record:
             where = f"; written to {self.written}" if self.written else ""
-            return f"{head}: counterexample after {self.how} (clauses {', '.join(self.clauses)}){where}"
+            clauses = ", ".join(self.clauses)
+            return f"{head}: counterexample after {self.how} (clauses {clauses}){where}"
         if self.status == "failed":
             values = ", ".join(f"{k} = {v}" for k, v in self.counterexample.items())
             return f"{head}: counterexample {values} (clauses {', '.join(self.clauses)})"
@@ -245,12 +246,15 @@ def prove(
     data_values: dict[str, set[str]],
     timeout_ms: int = 10_000,
     collections: dict[str, list[dict[str, Any]]] | None = None,
+    cache: dict[str, list[tuple[dict[tuple[str, str], Any], Outcome]]] | None = None,
 ) -> list[Outcome]:
     """Prove every property of the spec; one Outcome each, in clause order. A step
-    invariant needs the components' items (``collections``)."""
+    invariant needs the components' items (``collections``). With a ``cache`` (one per
+    spec: proving under several overlay sets), a step invariant whose proof read only
+    declarations that are the same as in an earlier proof keeps that proof's outcome."""
     props = [d for d in sym.labels.values() if isinstance(d, ast.Property)]
     return [
-        prove_step_invariant(sym, data_values, collections or {}, p, timeout_ms)
+        prove_step_invariant(sym, data_values, collections or {}, p, timeout_ms, cache)
         if p.invariant
         else prove_one(sym, data_values, p, timeout_ms)
         for p in props
@@ -267,10 +271,16 @@ def prove_step_invariant(
     collections: dict[str, list[dict[str, Any]]],
     p: ast.Property,
     timeout_ms: int,
+    cache: dict[str, list[tuple[dict[tuple[str, str], Any], Outcome]]] | None = None,
 ) -> Outcome:
-    from referee.verify.steps import prove_invariant, record_of
+    from referee.verify.steps import prove_invariant, record_of, still_same, watching
 
-    found, used = prove_invariant(sym, data_values, collections, p, timeout_ms)
+    cites = f"{p.clause}/{p.name}"
+    for deps, earlier in (cache or {}).get(cites, []):
+        if still_same(sym, deps):
+            return replace(earlier, record=dict(earlier.record), written="")
+    seen, deps = watching(sym)
+    found, used = prove_invariant(seen, data_values, collections, p, timeout_ms)
     out = Outcome(p.clause, p.name, p.text, found.status)
     out.clauses = _clause_order(used | {p.clause})
     out.how = found.how if found.status != "failed" else (found.where or found.how)
@@ -278,6 +288,8 @@ def prove_step_invariant(
     if found.status == "failed":
         out.record = record_of(p, found)
         out.counterexample = {"where": found.where}
+    if cache is not None:
+        cache.setdefault(cites, []).append((deps, out))
     return out
 
 

@@ -27,6 +27,8 @@ unknown (and a check it cannot express is left out): the model only ever allows 
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -222,6 +224,14 @@ class StepTranslator(Translator):
         self.guard: Any = z3.BoolVal(True)
         self.missed: set[str] = set()  # what could not be translated, said in a reason
         self.item_sorts: dict[str, tuple[z3.SortRef, dict[str, z3.ExprRef]]] = {}
+        self.data_cache: dict[tuple[str, tuple[str, ...], int], Any] = {}
+        self.initial: dict[str, Cell] = {}  # each cell as the position before had it
+        # the cells the standing rules may set: unknown when read once the event has
+        # written something (before that, the position was at rest)
+        self.standing_cells: set[str] = set()
+        self.dirty = False
+        self.forgotten: set[str] = set()
+        self.tables: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
 
     # ------------------------------------------------------------ sorts and fresh values
     def enum_sort(self, name: str) -> tuple[z3.SortRef, dict[str, z3.ExprRef]]:
@@ -250,6 +260,21 @@ class StepTranslator(Translator):
         name = t.name if t is not None else ""
         return self.within.get(name, DEFAULT_BOUND)
 
+    def param_value(self, p: ast.Param, name: str) -> Any:
+        """A parameter's or a field's value: nothing only where its default is nothing."""
+        if isinstance(p.default, ast.Nothing):
+            return self.fresh_value(p.type, name)
+        return self.something(p.type, name)
+
+    def something(self, t: ast.TypeRef, name: str) -> Any:
+        """A fresh value that is not nothing (a parameter without a default, a field)."""
+        v = self.fresh_value(t, name)
+        if isinstance(v, Item) or (
+            isinstance(v, z3.ExprRef) and v.sort().kind() == z3.Z3_DATATYPE_SORT
+        ):
+            self.assumptions.append(z3.Not(self.eq(v, _NOTHING)))
+        return v
+
     def fresh_value(self, t: ast.TypeRef, name: str) -> Any:
         self.fresh += 1
         tag = f"{name}~{self.fresh}"
@@ -259,7 +284,7 @@ class StepTranslator(Translator):
             self.assumptions.append(z3.And(size >= 0, size <= n))
             assert t.arg is not None
             return SList(
-                [(z3.IntVal(i) < size, self.fresh_value(t.arg, f"{tag}[{i}]")) for i in range(n)],
+                [(z3.IntVal(i) < size, self.something(t.arg, f"{tag}[{i}]")) for i in range(n)],
                 t.arg,
             )
         if t.name == "int":
@@ -274,9 +299,7 @@ class StepTranslator(Translator):
         if isinstance(d, ast.RecordDecl) and d.from_data:
             return Item(d.from_data, d.name, z3.Const(tag, self.item_sort(d.from_data)[0]))
         if isinstance(d, ast.RecordDecl):
-            return Rec(
-                {p.name: self.fresh_value(p.type, f"{tag}.{p.name}") for p in d.fields}, d.name
-            )
+            return Rec({p.name: self.param_value(p, f"{tag}.{p.name}") for p in d.fields}, d.name)
         raise Untranslatable(f"a value of type {t}")
 
     def sort_of(self, t: ast.TypeRef) -> z3.SortRef:
@@ -318,6 +341,8 @@ class StepTranslator(Translator):
             self.cells[name] = self.fresh_cell(
                 name, d.type, [self.sort_of(p.type) for p in d.params]
             )
+            if name not in self.initial and name not in self.forgotten:
+                self.initial[name] = _copy_cell(self.cells[name])  # the position before
         return self.cells[name]
 
     def fresh_cell(self, name: str, t: ast.TypeRef, keys: list[z3.SortRef]) -> Cell:
@@ -341,7 +366,7 @@ class StepTranslator(Translator):
         return c
 
     def read_cell(self, name: str, args: list[Any]) -> Any:
-        if name in self.havoc:
+        if name in self.havoc or (self.dirty and name in self.standing_cells):
             d = self.sym.values[name]
             assert isinstance(d, ast.StateDecl)
             return self.fresh_value(d.type, f"{name}?")
@@ -356,11 +381,16 @@ class StepTranslator(Translator):
             elem = c.decl_type.arg
             # present slots come first: a stored list is packed
             return SList(
-                [(sel(p), self.wrap(elem, sel(v))) for p, v in zip(c.present, c.values)], elem
+                [
+                    (sel(p), self.wrap(elem, sel(v)))
+                    for p, v in zip(c.present, c.values, strict=False)
+                ],
+                elem,
             )
         return self.wrap(c.decl_type, sel(c.scalar))
 
     def write_cell(self, name: str, args: list[Any], value: Any) -> None:
+        self.dirty = True  # from here on, a standing rule may have fired
         c = self.cell(name)
         keys = [self.unwrap(a) for a in args]
         g = self.guard
@@ -373,8 +403,10 @@ class StepTranslator(Translator):
         if c.decl_type.name in ("list", "set"):
             assert isinstance(value, SList)
             packed = self.pack(value, len(c.present))
-            c.present = [store(a, p) for a, (p, _) in zip(c.present, packed)]
-            c.values = [store(a, self.unwrap(v)) for a, (_, v) in zip(c.values, packed)]
+            c.present = [store(a, p) for a, (p, _) in zip(c.present, packed, strict=False)]
+            c.values = [
+                store(a, self.unwrap(v)) for a, (_, v) in zip(c.values, packed, strict=False)
+            ]
         else:
             c.scalar = store(c.scalar, self.unwrap(value))
 
@@ -401,7 +433,7 @@ class StepTranslator(Translator):
                 raise Untranslatable("an item of an empty list")
             return self.fresh_value(lst.elem, "none")
         out = lst.slots[-1][1]
-        for (p, v), r in reversed(list(zip(lst.slots, self.ranks(lst)))[:-1]):
+        for (p, v), r in reversed(list(zip(lst.slots, self.ranks(lst), strict=False))[:-1]):
             out = self.ite(z3.And(p, r == i), v, out)
         return out
 
@@ -427,7 +459,10 @@ class StepTranslator(Translator):
             sb = b.slots + [(z3.BoolVal(False), a.slots[i][1]) for i in range(len(b.slots), n)]
             pa, pb = self.pack(SList(sa), n), self.pack(SList(sb), n)
             return SList(
-                [(z3.If(c, x, y), self.ite(c, u, w)) for (x, u), (y, w) in zip(pa, pb)],
+                [
+                    (z3.If(c, x, y), self.ite(c, u, w))
+                    for (x, u), (y, w) in zip(pa, pb, strict=False)
+                ],
                 a.elem or b.elem,
             )
         if isinstance(a, Item) and isinstance(b, Item):
@@ -472,29 +507,46 @@ class StepTranslator(Translator):
 
     # ------------------------------------------------------------ components
     def data_value(self, item: Item, path: tuple[str, ...], t: ast.TypeRef) -> Any:
-        """A scalar field of a component's item: a chain of ``If`` over the items."""
-        sort, consts = self.item_sort(item.coll)
-        items = self.collections.get(item.coll, [])
-        keyed = dict(zip(_keys(items), items))
-        default = self.nothing_of(t) if t.name not in ("int", "bool") else None
-        if default is None:
-            sort = self.sort_of(t)
-            default = z3.Function(f"{item.coll}.{'.'.join(path)}", item.term.sort(), sort)(
-                item.term
-            )
-        out = self.unwrap(default)
-        for key, raw in keyed.items():
-            v: Any = raw
-            for p in path:
-                v = v.get(p) if isinstance(v, dict) else None
-            out = z3.If(item.term == consts[key], self.unwrap(self.literal(v, t)), out)
+        """A scalar field of a component's item: the item's own value when the item is
+        known, else a chain of ``If`` over the items (built once for each item term)."""
+        key = (item.coll, path, item.term.get_id())
+        if key in self.data_cache:
+            return self.data_cache[key]
+        table = self.data_table(item.coll, path, t)
+        name = str(item.term) if z3.is_const(item.term) else ""
+        if name in table:
+            out = table[name]
+        else:
+            default = self.nothing_of(t) if t.name not in ("int", "bool") else None
+            if default is None:
+                default = z3.Function(
+                    f"{item.coll}.{'.'.join(path)}", item.term.sort(), self.sort_of(t)
+                )(item.term)
+            out = self.unwrap(default)
+            _, consts = self.item_sort(item.coll)
+            for k, v in table.items():
+                out = z3.If(item.term == consts[k], v, out)
+        self.data_cache[key] = out
         return out
+
+    def data_table(self, coll: str, path: tuple[str, ...], t: ast.TypeRef) -> dict[str, Any]:
+        """Each item's value at a field path, by the item's name."""
+        if (coll, path) not in self.tables:
+            items = self.collections.get(coll, [])
+            table = {}
+            for k, raw in zip(_keys(items), items, strict=False):
+                v: Any = raw
+                for p in path:
+                    v = v.get(p) if isinstance(v, dict) else None
+                table[k] = self.unwrap(self.literal(v, t))
+            self.tables[(coll, path)] = table
+        return self.tables[(coll, path)]
 
     def sub_present(self, s: Sub) -> Any:
         _, consts = self.item_sort(s.item.coll)
         out: Any = z3.BoolVal(False)
         items = self.collections.get(s.item.coll, [])
-        for key, raw in zip(_keys(items), items):
+        for key, raw in zip(_keys(items), items, strict=False):
             v: Any = raw
             for p in s.path:
                 v = v.get(p) if isinstance(v, dict) else None
@@ -615,13 +667,12 @@ class StepTranslator(Translator):
             if b - a > 4096:
                 raise Untranslatable("a range of more than 4096 numbers")
             return SList([(z3.BoolVal(True), z3.IntVal(i)) for i in range(a, b + 1)])
-        cap = self.range_cap()
-        return SList([(lo + k <= hi, lo + k) for k in range(cap)])
-
-    def range_cap(self) -> int:
-        """How many numbers a range with a bound not known in advance may hold: as many as
-        the longest list of the model."""
-        return max([DEFAULT_BOUND, *self.within.values()]) + 1
+        top, bottom = _bounds(hi)[1], _bounds(lo)[0]
+        if top is None or bottom is None:
+            raise Untranslatable("a range whose ends the model does not bound")
+        if top - bottom > 4096:
+            raise Untranslatable("a range of more than 4096 numbers")
+        return SList([(lo + k <= hi, lo + k) for k in range(max(0, top - bottom + 1))])
 
     def fold(self, e: ast.Count | ast.Sum | ast.Comp, env: dict[str, Any]) -> Any:
         dom = self.expr(e.domain, env)
@@ -644,7 +695,12 @@ class StepTranslator(Translator):
             if i == len(e.binders):
                 return self.expr(e.body, scope)
             b = e.binders[i]
-            dom = self.expr(b.domain, scope) if not isinstance(b.domain, ast.Range) else None
+            try:
+                dom = self.expr(b.domain, scope)
+            except Untranslatable:
+                if not isinstance(b.domain, ast.Range):
+                    raise
+                dom = None
             if isinstance(dom, SList):
                 parts = [(p, go(i + 1, {**scope, b.name: x})) for p, x in dom.slots]
                 if e.kind == "forall":
@@ -712,8 +768,11 @@ class StepTranslator(Translator):
             lst = lists[0]
             out: Any = None
             for p, x in lst.slots:
+                if out is None:
+                    out = x  # a list max and min are asked of starts with a known item
+                    continue
                 better = (x < out) if name == "min" else (x > out)
-                out = x if out is None else z3.If(z3.And(p, better), x, out)
+                out = z3.If(z3.And(p, better), x, out)
             if out is None:
                 raise Untranslatable(f"the {name} of an empty list")
             return out
@@ -724,7 +783,7 @@ class StepTranslator(Translator):
             return SList(
                 [
                     (z3.And(p, (r < n) if name == "take" else (r >= n)), x)
-                    for (p, x), r in zip(lst.slots, self.ranks(lst))
+                    for (p, x), r in zip(lst.slots, self.ranks(lst), strict=False)
                 ],
                 lst.elem,
             )
@@ -765,6 +824,7 @@ class StepTranslator(Translator):
         return env
 
     relevant: set[str] | None = None  # when given: what the statements kept may read or set
+    all_checks = False  # every check is kept (a counterexample's event is then legal)
     let_reads: dict[str, set[str]] = {}
 
     def reads_of(self, exprs: list[ast.Expr], env_names: list[str]) -> set[str]:
@@ -779,17 +839,21 @@ class StepTranslator(Translator):
         if self.relevant is None:
             return False
         if isinstance(st, ast.CheckStmt):
+            if self.all_checks:
+                return False
             req = self.sym.labels.get(str(st.ref))
             names = [p.name for p in req.params] if isinstance(req, ast.Require) else []
             got = self.reads_of(st.args or [], names if st.args is None else [])
             return not (got & self.relevant)
-        if isinstance(st, (ast.SetStmt, ast.DoStmt)):
-            if not (writes([st], self.sym) & self.relevant):
-                self.forget(writes([st], self.sym))
-                return True
+        if isinstance(st, (ast.SetStmt, ast.DoStmt)) and not (
+            writes([st], self.sym) & self.relevant
+        ):
+            self.forget(writes([st], self.sym))
+            return True
         return False
 
     def forget(self, names: set[str]) -> None:
+        self.dirty = self.dirty or bool(names)
         for name in names:
             if name in self.frame:
                 d = self.frame_types.get(name)
@@ -797,6 +861,7 @@ class StepTranslator(Translator):
                     self.frame[name] = self.fresh_value(d, name)
             else:
                 self.havoc.add(name)
+                self.forgotten.add(name)
                 self.cells.pop(name, None)
 
     def stmt(self, st: ast.Stmt, env: dict[str, Any]) -> dict[str, Any]:  # noqa: C901
@@ -881,6 +946,7 @@ class StepTranslator(Translator):
                 value = old + value if st.op == "+=" else old - value
         if name in self.frame:
             self.frame[name] = self.ite(self.guard, value, self.frame[name])
+            self.dirty = True
             return
         self.write_cell(name, args, value)
 
@@ -970,7 +1036,7 @@ class InvariantProver:
         self.havoc_cells = set().union(
             *[
                 ws
-                for w, ws in zip(sym.standing, self.standing_writes.values())
+                for w, ws in zip(sym.standing, self.standing_writes.values(), strict=False)
                 if not ends_game(w.body)
             ]
         )
@@ -1033,7 +1099,7 @@ class InvariantProver:
         if proc is None:
             return
         for prm in proc.params:
-            tr.frame[prm.name] = tr.fresh_value(prm.type, prm.name)
+            tr.frame[prm.name] = tr.something(prm.type, prm.name)
             tr.frame_types[prm.name] = prm.type
         for v in proc.vars:
             tr.frame_types[v.name] = v.type
@@ -1134,6 +1200,10 @@ class InvariantProver:
                 continue
             checked += 1
             out = self.one_transition(t, start)
+            if out.status == "failed" and t.allow is not None:
+                # again with every check the step makes: the event found is then one the
+                # referee allows (or, if there is none, the checks left out were needed)
+                out = self.one_transition(t, start, all_checks=True)
             if out.status == "failed":
                 return out
             if out.status == "skipped":
@@ -1142,10 +1212,11 @@ class InvariantProver:
             return worst
         return StepOutcome("proved", f"by induction over {checked} transition(s)")
 
-    def one_transition(self, t: Transition, start: bool) -> StepOutcome:
+    def one_transition(self, t: Transition, start: bool, all_checks: bool = False) -> StepOutcome:
         tr = self.translator()
-        tr.havoc = set(self.havoc_cells)
+        tr.standing_cells = set(self.havoc_cells)
         tr.relevant = set(self.inv_reads)
+        tr.all_checks = all_checks
         self.frame_of(tr, t.proc, start)
         pre_frame = dict(tr.frame)
         try:
@@ -1155,11 +1226,10 @@ class InvariantProver:
             if not start:  # the invariant, before, at the same values
                 tr.assumptions.append(self.holds(tr, at))
             tr.havoc = saved_havoc
-            pre_cells = dict(tr.cells)
             env: dict[str, Any] = {}
             if t.allow is not None:
                 for prm in t.allow.params:
-                    env[prm.name] = tr.fresh_value(prm.type, prm.name)
+                    env[prm.name] = tr.param_value(prm, prm.name)
                 for ref in t.allow.requires:
                     tr.stmt(ast.CheckStmt(ref, None), env)
             if t.guard is not None:
@@ -1179,10 +1249,9 @@ class InvariantProver:
                     for name in ws:
                         if name in self.sym.values:
                             tr.cells.pop(name, None)
-            saved_havoc, tr.havoc = tr.havoc, set()
+            tr.havoc, tr.dirty = set(), False  # the position after, at rest
             quiet = self.quiescent(tr, at)
             after = self.holds(tr, at)
-            tr.havoc = saved_havoc
         except (Untranslatable, *_SLIPS) as err:
             return StepOutcome("skipped", reason=f"cannot translate {err} (in {t.where})")
         goal = z3.And(z3.Not(tr.over), quiet, z3.Not(after))
@@ -1199,8 +1268,22 @@ class InvariantProver:
         if t.proc is not None and step is not None:
             self.looked = set()
             self.look(model, [*at.values(), *env.values()])
-            entries = self.entries(tr, pre_cells)
-            model = self.simplest(tr, solver, entries, _scalars([*at.values(), *env.values()]))
+            entries = self.entries(tr, tr.initial)
+            starts = []
+            for v in t.proc.vars:
+                try:
+                    starts.append((pre_frame[v.name], tr.expr(v.value, {})))
+                except (Untranslatable, *_SLIPS):
+                    pass
+            # the simplest position and event: the event may change, and the keys shown
+            # with it
+            fixed = self.unwritable(tr, tr.initial)
+            for _ in range(2):  # the keys shown change with the model: once more
+                model = self.simplest(
+                    tr, solver, entries + [("", [], a, b) for a, b in starts], [], fixed
+                )
+                self.look(model, [*at.values(), *env.values()])
+                entries = self.entries(tr, tr.initial)
             out.position = self.position(tr, model, entries, t.proc, step, pre_frame)
             if t.allow is not None:
                 out.event = self.event(tr, model, t, step, env)
@@ -1215,8 +1298,10 @@ class InvariantProver:
         if old.scalar is not None:
             old.scalar = z3.If(fired, new.scalar, old.scalar)
         else:
-            old.present = [z3.If(fired, a, b) for a, b in zip(new.present, old.present)]
-            old.values = [z3.If(fired, a, b) for a, b in zip(new.values, old.values)]
+            old.present = [
+                z3.If(fired, a, b) for a, b in zip(new.present, old.present, strict=False)
+            ]
+            old.values = [z3.If(fired, a, b) for a, b in zip(new.values, old.values, strict=False)]
 
     # ------------------------------------------------------------ counterexamples
     looked: set[str] = set()
@@ -1288,16 +1373,43 @@ class InvariantProver:
                     value = SList(
                         [
                             (sel(p), tr.wrap(d.type.arg, sel(v)))
-                            for p, v in zip(c.present, c.values)
+                            for p, v in zip(c.present, c.values, strict=False)
                         ],
                         d.type.arg,
                     )
                 try:
-                    env = {prm.name: tr.wrap(prm.type, cst) for prm, cst in zip(d.params, keys)}
+                    env = {
+                        prm.name: tr.wrap(prm.type, cst)
+                        for prm, cst in zip(d.params, keys, strict=False)
+                    }
                     default = tr.expr(d.value, env)
                 except (Untranslatable, *_SLIPS):
                     default = None
                 out.append((name, [k for k, _ in combo], value, default))
+        return out
+
+    def unwritable(self, tr: StepTranslator, cells: dict[str, Cell]) -> list[Any]:
+        """Each cell keyed by items without names (roads) at its starting value, for every
+        item: a record's position cannot name such a key."""
+        out = []
+        for name, c in cells.items():
+            d = self.sym.values[name]
+            assert isinstance(d, ast.StateDecl)
+            if len(d.params) != 1 or c.scalar is None:
+                continue
+            pd = self.sym.types.get(d.params[0].type.name)
+            if not (isinstance(pd, ast.RecordDecl) and pd.from_data):
+                continue
+            _, consts = tr.item_sort(pd.from_data)
+            for k, cst in consts.items():
+                if k.startswith("#"):
+                    try:
+                        default = tr.expr(
+                            d.value, {d.params[0].name: tr.wrap(d.params[0].type, cst)}
+                        )
+                        out.append(z3.Select(c.scalar, cst) == tr.unwrap(default))
+                    except (Untranslatable, *_SLIPS):
+                        pass
         return out
 
     def simplest(
@@ -1306,21 +1418,30 @@ class InvariantProver:
         solver: z3.Solver,
         entries: list[tuple[str, list[str], Any, Any]],
         pinned: list[Any],
+        fixed: list[Any] | None = None,
     ) -> z3.ModelRef:
         """A model that leaves as much as it can at its starting value (the values the keys
-        shown were chosen by stay as they were)."""
+        shown were chosen by stay as they were; what a record cannot give, ``fixed``, at its
+        starting value if the failure can do without)."""
         first = solver.model()
         opt = z3.Optimize()
-        opt.set("timeout", self.timeout_ms)
+        opt.set("timeout", min(self.timeout_ms, 5000))
         opt.add(*solver.assertions())
+        if fixed:
+            opt.push()
+            opt.add(*fixed)
+            if opt.check() != z3.sat:
+                opt.pop()
         for v in pinned:
             term = tr.unwrap(v)
             if isinstance(term, z3.ExprRef):
                 opt.add(term == first.eval(term, model_completion=True))
-        for _, _, value, default in entries:
+        for name, _, value, default in entries:
             if default is not None:
                 try:
-                    opt.add_soft(tr.eq(value, default))
+                    # a procedure's variables (named "") weigh more: a count below zero
+                    # is no position
+                    opt.add_soft(tr.eq(value, default), 1 if name else 3)
                 except (Untranslatable, *_SLIPS):
                     pass
         if opt.check() == z3.sat:
@@ -1370,14 +1491,48 @@ class InvariantProver:
         assert t.allow is not None
         fields: dict[str, Any] = {}
         if step.actor is not None:
-            try:
+            with contextlib.suppress(Untranslatable):
                 fields["by"] = self.show(model, tr.expr(step.actor, {}))
-            except Untranslatable:
-                pass
         for prm in t.allow.params:
             if prm.name in env:
                 fields[prm.name] = _clean(self.show(model, env[prm.name]))
         return {t.allow.name: fields}
+
+
+def _copy_cell(c: Cell) -> Cell:
+    return Cell(c.decl_type, c.keys, c.scalar, list(c.present), list(c.values))
+
+
+def _bounds(t: Any) -> tuple[int | None, int | None]:
+    """The least and the greatest value an integer term can take, from its shape (lists'
+    sizes are sums of ``If(present, 1, 0)``); None where the shape does not say."""
+    if z3.is_int_value(t):
+        return t.as_long(), t.as_long()
+    if z3.is_app(t):
+        k = t.decl().kind()
+        kids = [_bounds(c) for c in t.children()]
+        if k == z3.Z3_OP_ITE:
+            (_, _), (a, b), (c, d) = kids
+            return (
+                min(a, c) if a is not None and c is not None else None,
+                max(b, d) if b is not None and d is not None else None,
+            )
+        if k == z3.Z3_OP_ADD:
+            los, his = [x for x, _ in kids], [y for _, y in kids]
+            return (
+                None if None in los else sum(x for x in los if x is not None),
+                None if None in his else sum(y for y in his if y is not None),
+            )
+        if k == z3.Z3_OP_SUB and len(kids) == 2:
+            (a, b), (c, d) = kids
+            return (
+                a - d if a is not None and d is not None else None,
+                b - c if b is not None and c is not None else None,
+            )
+        if k == z3.Z3_OP_UMINUS:
+            a, b = kids[0]
+            return (-b if b is not None else None, -a if a is not None else None)
+    return None, None
 
 
 def _scalars(values: list[Any]) -> list[Any]:
@@ -1446,11 +1601,14 @@ def prove_invariant(
         second = prover.by_induction()
     except Untranslatable as err:
         return StepOutcome("skipped", reason=f"cannot translate {err}"), prover.used
-    if second.status == "failed" and first.position:
-        # where the standing rules govern what the invariant reads, or the steps gave no
-        # position, the standing rules' counterexample (a position, and an idle event)
-        if not second.position or prover.inv_reads & prover.havoc_cells:
-            return first, prover.used
+    # where the standing rules govern what the invariant reads, or the steps gave no
+    # position, the standing rules' counterexample (a position, and an idle event)
+    if (
+        second.status == "failed"
+        and first.position
+        and (not second.position or prover.inv_reads & prover.havoc_cells)
+    ):
+        return first, prover.used
     return second, prover.used
 
 
@@ -1472,3 +1630,56 @@ def record_of(p: ast.Property, found: StepOutcome) -> dict[str, Any]:
     if event:
         record["events"] = [event]
     return record
+
+
+# ---------------------------------------------------------------- what a proof read
+
+# The tables of declarations an overlay can change.
+_WATCHED = ("values", "labels", "dropped", "exceptions")
+
+
+def _token(v: Any) -> Any:
+    """What identifies a declaration across overlay sets: the overlay that put it in force
+    (its copy is new each time), or the declaration itself."""
+    if v is None:
+        return None
+    if isinstance(v, ast.Decl):
+        return ("overlay", v.overlay) if v.overlay else ("decl", id(v))
+    if isinstance(v, list):
+        return tuple(oid for _, oid in v)
+    return v
+
+
+class _Watched(dict[str, Any]):
+    """A table of declarations that notes every name looked up in it."""
+
+    def __init__(self, table: str, items: dict[str, Any], deps: dict[tuple[str, str], Any]):
+        super().__init__(items)
+        self.table, self.deps = table, deps
+
+    def __getitem__(self, key: str) -> Any:
+        self.deps[(self.table, key)] = _token(dict.get(self, key))
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.deps[(self.table, key)] = _token(dict.get(self, key))
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            self.deps[(self.table, key)] = _token(dict.get(self, key))
+        return super().__contains__(key)
+
+
+def watching(sym: Symbols) -> tuple[Symbols, dict[tuple[str, str], Any]]:
+    """A copy of the symbols whose overlay-changeable tables note what is read."""
+    deps: dict[tuple[str, str], Any] = {}
+    out = copy.copy(sym)
+    for table in _WATCHED:
+        setattr(out, table, _Watched(table, getattr(sym, table), deps))
+    return out, deps
+
+
+def still_same(sym: Symbols, deps: dict[tuple[str, str], Any]) -> bool:
+    """Whether every declaration a proof read is the same under these symbols."""
+    return all(_token(getattr(sym, t).get(k)) == v for (t, k), v in deps.items())
