@@ -1133,16 +1133,18 @@ class InvariantProver:
             return StepOutcome("failed", "standing rules")
         at, member = self.skolems(tr)
         goal = z3.And(member, self.quiescent(tr, at), z3.Not(self.holds(tr, at)))
+        # the event a counterexample shows, in its procedure as it starts
+        event = self.idle_event()
+        if event is not None:
+            self.frame_of(tr, event[0].proc, True)
         result, solver = self.solve(tr, goal)
         if result == z3.unsat:
             return StepOutcome("proved", "by the standing rules")
         out = StepOutcome("failed" if result == z3.sat else "skipped", "standing rules")
         if result == z3.sat:
             out.model = solver.model()
-            event = self.idle_event()
             if event is not None:
                 t, step = event
-                self.frame_of(tr, t.proc, False)
                 self.looked = set()
                 self.look(out.model, list(at.values()))
                 # the model's position, and an event that leaves it as it is
