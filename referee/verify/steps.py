@@ -1598,6 +1598,7 @@ def prove_invariant(
     prover = InvariantProver(sym, data_values, collections, p, timeout_ms)
     try:
         first = prover.by_standing_rules()
+        standing_used = set(prover.used)  # the clauses of that way alone
         if first.status == "proved":
             return first, prover.used
         second = prover.by_induction()
@@ -1610,7 +1611,7 @@ def prove_invariant(
         and first.position
         and (not second.position or prover.inv_reads & prover.havoc_cells)
     ):
-        return first, prover.used
+        return first, standing_used
     return second, prover.used
 
 
