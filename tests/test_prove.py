@@ -29,7 +29,7 @@ PROMISED = {
 
 
 def test_every_property_is_proved(spec: Spec) -> None:
-    outcomes = prove(spec.sym, spec.components.names())
+    outcomes = prove(spec.sym, spec.components.names(), collections=spec.components.collections)
     assert {o.cites for o in outcomes} >= PROMISED
     assert [o.cites for o in outcomes if o.status != "proved"] == []
 
@@ -145,3 +145,43 @@ def test_a_dropped_segment_check_is_caught(
     line = next(ln for ln in out.splitlines() if "7.3.1/segment-used-once" in ln)
     assert "failed: counterexample after movement_phase.moving.move" in line
     assert "road_uses" in out and "- move:" in out
+
+
+STEPS_GAME = (
+    'game g "G"\nprinting p "P" base\n'
+    'clause 1.1 "One"\n'
+    "  enum side = red | blue\n"
+    "  state tokens(s: side): list of int = []\n"
+    "  require [room] (n: int): n < 3\n"
+    '    because "{n} tokens already"\n'
+    '  property [at-most-three] "no side ever holds more than three tokens"\n'
+    "    invariant within 4 int:\n"
+    "    forall s in [side.red, side.blue]: size(tokens(s)) <= 3\n"
+    '  procedure play "Play"\n'
+    "    step taking\n"
+    "      allow take(who: side, n: int)\n"
+    "        effect\n"
+    "          check 1.1/room(size(tokens(who)))\n"
+    "          set tokens(who) = tokens(who) + [n]\n"
+    "    end\n"
+    "  end\n"
+    "end\n"
+)
+
+
+def test_a_step_invariant_of_a_small_game(
+    mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The move's check keeps the invariant; without it, a fourth token is taken."""
+    game = mini_game(STEPS_GAME)
+    assert main(["prove", "--spec", str(game)]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "1.1/at-most-three" in out and "by induction over 2 transition(s)" in out
+    )  # take, any other event
+    game = mini_game(STEPS_GAME.replace("          check 1.1/room(size(tokens(who)))\n", ""))
+    assert main(["prove", "--spec", str(game)]) == 1
+    out = capsys.readouterr().out
+    assert "1.1/at-most-three" in out and "failed: counterexample after play.taking.take" in out
+    # the position before holds three tokens of the side that takes a fourth
+    assert "tokens:" in out and "- take:" in out

@@ -291,7 +291,7 @@ class Checker:
                         frame.setdefault(v.name, self.typeref(v.type))
             self.expect(d.body, frame, BOOL)
             for name in d.within:
-                if name not in self.sym.types:
+                if name not in self.sym.types and name not in ("int", "bool", "text"):
                     self.unknown(d.span, "type", name, sorted(self.sym.types))
         elif isinstance(d, ast.Procedure):
             self.procedure(d)

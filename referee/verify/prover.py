@@ -253,12 +253,17 @@ def prove(
     spec: proving under several overlay sets), a step invariant whose proof read only
     declarations that are the same as in an earlier proof keeps that proof's outcome."""
     props = [d for d in sym.labels.values() if isinstance(d, ast.Property)]
-    return [
-        prove_step_invariant(sym, data_values, collections or {}, p, timeout_ms, cache)
-        if p.invariant
-        else prove_one(sym, data_values, p, timeout_ms)
-        for p in props
-    ]
+    out = []
+    for p in props:
+        if not p.invariant:
+            out.append(prove_one(sym, data_values, p, timeout_ms))
+        elif collections is None:  # a quantifier over no locations would hold of nothing
+            out.append(
+                Outcome(p.clause, p.name, p.text, "skipped", reason="the components are needed")
+            )
+        else:
+            out.append(prove_step_invariant(sym, data_values, collections, p, timeout_ms, cache))
+    return out
 
 
 def _clause_order(clauses: set[str]) -> list[str]:
