@@ -44,6 +44,7 @@ NOTHING = "nothing~"  # the absent value, one more value of every enumeration
 TEXT_NOTHING = "\x00"
 SMALL_ENUM = 8  # an enumeration this small is instantiated value by value
 DEFAULT_BOUND = 3  # items in a list of a type the property's `within` does not name
+RLIMIT = 20_000_000  # the work a counterexample's simplest form may take (z3 resource units)
 
 
 # ---------------------------------------------------------------- symbolic values
@@ -1427,7 +1428,7 @@ class InvariantProver:
         starting value if the failure can do without)."""
         first = solver.model()
         opt = z3.Optimize()
-        opt.set("timeout", min(self.timeout_ms, 5000))
+        opt.set("rlimit", RLIMIT)  # a limit of work, not of time: the same model on any machine
         opt.add(*solver.assertions())
         if fixed:
             opt.push()
