@@ -132,7 +132,7 @@ def main() -> int:
         f" {(time.perf_counter() - t0) * 1000:.0f} ms"
     )
     t0 = time.perf_counter()
-    outcomes = prove(spec.sym, spec.components.names())
+    outcomes = prove(spec.sym, spec.components.names(), collections=spec.components.collections)
     print(f"prove: {len(outcomes)} properties in {(time.perf_counter() - t0) * 1000:.0f} ms")
     coverage(spec)
     _CACHE.clear()

@@ -19,6 +19,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from referee import __version__, cache, resources
 from referee import render as pictures
 from referee.data.limits import read_text
@@ -50,7 +52,7 @@ from referee.spec import SPEC_ROOT, Spec, bundled_game, load_spec
 from referee.style import paint, wanted
 from referee.text import MAX_SHOWN, shown
 from referee.topics import explain_topic, render_topic
-from referee.verify.prover import prove
+from referee.verify.prover import Outcome, prove
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
 MAX_GAMES = 10_000  # --games N: random games played (and judged) by one command
@@ -492,6 +494,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="how long z3 may take over each property before it is unknown (default 10)",
     )
+    p.add_argument(
+        "--counterexample-dir",
+        default="",
+        metavar="DIR",
+        help="write each failing step invariant's counterexample there, as a record file",
+    )
     _common(p)
     p.set_defaults(run=cmd_prove)
 
@@ -877,15 +885,29 @@ def cmd_prove(args: argparse.Namespace) -> int:
     report: list[dict[str, Any]] = []
     lines: list[str] = []
     unproved: list[str] = []
+    cache: dict[str, Any] = {}  # step invariants whose proof the overlays do not touch
     for title, choice in runs:
         printing, overlays = in_force(spec.sym, choice, lambda _: Span("<command line>", 0, 0))
-        outcomes = prove(apply(spec.sym, overlays), names, int(args.timeout * 1000))
+        outcomes = prove(
+            apply(spec.sym, overlays),
+            names,
+            int(args.timeout * 1000),
+            collections=spec.components.collections,
+            cache=cache,
+        )
         head = title or f"printing {printing}"
         where = f" ({head})" if len(runs) > 1 else ""
         unproved += [f"{o.cites} {o.status}{where}" for o in outcomes if o.status != "proved"]
         lines.append(f"{head}; overlays in force: {len(overlays)}")
         for o in outcomes:
+            if o.record:
+                o.record["game"] = spec.game.name if spec.game else ""
+                if args.counterexample_dir:
+                    o.written = _write_counterexample(args.counterexample_dir, head, o)
             lines.append("  " + o.line())
+            if o.record and not o.written:
+                shown = yaml.safe_dump(o.record, sort_keys=False, allow_unicode=True, width=100)
+                lines += ["      " + ln for ln in shown.splitlines()]
             if args.verbose and o.clauses and o.status != "failed":
                 lines.append(f"      rests on clauses: {', '.join(o.clauses)}")
         report.append({"run": head, "properties": [asdict(o) for o in outcomes]})
@@ -896,6 +918,16 @@ def cmd_prove(args: argparse.Namespace) -> int:
         lines.append(f"all {total} proved")
     _emit(args, {"runs": report}, "\n".join(lines))
     return EXIT_ILLEGAL if unproved else EXIT_OK
+
+
+def _write_counterexample(folder: str, run: str, o: Outcome) -> str:
+    """A failing invariant's record file, named by the property (and the run)."""
+    where = Path(folder)
+    where.mkdir(parents=True, exist_ok=True)
+    tag = re.sub(r"[^A-Za-z0-9.-]+", "-", f"{o.clause}-{o.label}-{run}").strip("-")
+    path = where / f"{tag}.yaml"
+    path.write_text(yaml.safe_dump(o.record, sort_keys=False, allow_unicode=True, width=100))
+    return str(path)
 
 
 def cmd_spec_check(args: argparse.Namespace) -> int:

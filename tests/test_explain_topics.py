@@ -106,10 +106,14 @@ def test_a_dropped_and_a_replaced_requirement(capsys: pytest.CaptureFixture[str]
     )
     assert drop["base"]["name"] == "no-pickup" and drop["base"]["clause"] == "7.3.1"
     assert drop["base"]["text"].startswith("require [no-pickup] (picked_up: int): picked_up == 0")
-    [swap] = explained(capsys, "E-road-once")["changes"]
+    swap, invariant = explained(capsys, "E-road-once")["changes"]
     assert swap["signature"] == "require [segment-once] (road: road, uses_by_other_stacks: int)"
     assert swap["base"]["signature"] == "require [segment-once] (road: road, earlier_uses: int)"
     assert "uses_by_other_stacks == 0" in swap["text"]
+    # the step invariant the prover proves changes with it: one stack a segment
+    assert (invariant["clause"], invariant["name"]) == ("7.3.1", "segment-used-once")
+    assert "road_stacks(r) <= 1" in invariant["text"]
+    assert "road_uses(r) <= 1" in invariant["base"]["text"]
 
 
 def test_a_decision_lists_the_declarations_that_embody_it(

@@ -118,11 +118,12 @@ def test_the_end_of_the_record(capsys: pytest.CaptureFixture[str]) -> None:
     assert value(pos, "lost") == {"tokugawa": ["fukushima-2"]}
     assert value(pos, "mori_box") == ["mori-3-triangle"] * 3 + ["mori-leader-triangle"]
     assert value(pos, "road_uses") == {"{a: Okazaki, b: Hamamatsu, highway: Tokaido}": 1}
+    assert value(pos, "road_stacks") == {"{a: Okazaki, b: Hamamatsu, highway: Tokaido}": 1}
     # every state is shown or counted at its default, in clause order
     names = list(pos["state"])
     clauses = [pos["state"][n]["clause"] for n in names]
     assert names[:3] == ["hand", "draw_pile", "discards"] and clauses[:3] == ["3.3"] * 3
-    assert len(names) + len(pos["defaults"]) == 47
+    assert len(names) + len(pos["defaults"]) == 48
     assert "impact" in pos["defaults"]
 
 

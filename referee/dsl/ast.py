@@ -356,6 +356,10 @@ class Require(Decl):
 class Property(Decl):
     text: str
     body: Expr
+    # a step invariant: it holds after every event the rules allow, if it held before
+    invariant: bool = False
+    # the bounded model: at most this many items in a list of each type (by its name)
+    within: dict[str, int] = field(default_factory=dict)
 
     kind = "property"
 

@@ -283,7 +283,16 @@ class Checker:
                 if isinstance(part, ast.Expr):
                     self.expr(part, env)
         elif isinstance(d, ast.Property):
-            self.expect(d.body, {}, BOOL)
+            # a step invariant may read the variables of the procedures (of one procedure)
+            frame: dict[str, T] = {}
+            if d.invariant:
+                for proc in self.sym.procedures().values():
+                    for v in proc.vars:
+                        frame.setdefault(v.name, self.typeref(v.type))
+            self.expect(d.body, frame, BOOL)
+            for name in d.within:
+                if name not in self.sym.types and name not in ("int", "bool", "text"):
+                    self.unknown(d.span, "type", name, sorted(self.sym.types))
         elif isinstance(d, ast.Procedure):
             self.procedure(d)
         elif isinstance(d, ast.Routine):

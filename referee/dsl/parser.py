@@ -483,8 +483,28 @@ class _ToAst(Transformer[Token, Any]):
         req.parts = _interpolate(text, mspan)
         return req
 
-    def property(self, meta: Meta, label: Token, text: Token, body: ast.Expr) -> ast.Decl:
-        return ast.Property(str(label), _unquote(text), body, span=self.s(meta))
+    def property(
+        self,
+        meta: Meta,
+        label: Token,
+        text: Token,
+        invariant: dict[str, int] | None,
+        body: ast.Expr,
+    ) -> ast.Decl:
+        return ast.Property(
+            str(label),
+            _unquote(text),
+            body,
+            invariant=invariant is not None,
+            within=invariant or {},
+            span=self.s(meta),
+        )
+
+    def invariant(self, meta: Meta, *bounds: tuple[str, int] | None) -> dict[str, int]:
+        return dict(b for b in bounds if b is not None)
+
+    def bound(self, meta: Meta, n: Token, name: Token) -> tuple[str, int]:
+        return str(name), int(n)
 
     def action_kind(self, meta: Meta) -> bool:
         return True

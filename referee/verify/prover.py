@@ -10,7 +10,7 @@ definition the property used.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import z3
@@ -64,6 +64,9 @@ class Outcome:
     counterexample: dict[str, str] = field(default_factory=dict)
     clauses: list[str] = field(default_factory=list)
     reason: str = ""
+    how: str = ""  # a step invariant: by the standing rules, or by induction over the steps
+    record: dict[str, Any] = field(default_factory=dict)  # a failing invariant's record
+    written: str = ""  # where that record was written
 
     @property
     def cites(self) -> str:
@@ -71,13 +74,18 @@ class Outcome:
 
     def line(self) -> str:
         head = f"{self.cites:<40} {self.status}"
+        if self.status == "failed" and self.record:
+            where = f"; written to {self.written}" if self.written else ""
+            clauses = ", ".join(self.clauses)
+            return f"{head}: counterexample after {self.how} (clauses {clauses}){where}"
         if self.status == "failed":
             values = ", ".join(f"{k} = {v}" for k, v in self.counterexample.items())
             what = f"counterexample {values}" if values else "false as stated"
             return f"{head}: {what} (clauses {', '.join(self.clauses)})"
         if self.status in ("skipped", "unknown"):
             return f"{head}: {self.reason}"
-        return f"{head} ({self.text})"
+        how = f"; {self.how}" if self.how else ""
+        return f"{head} ({self.text}{how})"
 
 
 class Translator:
@@ -222,8 +230,7 @@ class Translator:
         raise Untranslatable(f"'{name}' ({d.kind})")
 
     def table(self, d: ast.TableDecl, key: Any) -> Any:
-        self.fresh += 1
-        missing = self.const(f"{d.name}_no_row_{self.fresh}", d.type, None)
+        missing = self.no_row(d, key)
         out = missing
         for row in reversed(d.rows):
             k = row.key
@@ -242,6 +249,12 @@ class Translator:
             out = z3.If(cond, self.expr(row.value, {}), out)
         return out
 
+    def no_row(self, d: ast.TableDecl, key: Any) -> Any:
+        """The value of a key no row gives: unknown, but the same each time it is asked."""
+        self.fresh += 1
+        sort = self.const(f"{d.name}_no_row_{self.fresh}", d.type, None).sort()
+        return z3.Function(f"{d.name}_no_row", key.sort(), sort)(key)
+
     def quant(self, e: ast.Quant, env: dict[str, Any]) -> Any:
         scope = dict(env)
         bound = []
@@ -259,11 +272,60 @@ class Translator:
 
 
 def prove(
-    sym: Symbols, data_values: dict[str, set[str]], timeout_ms: int = 10_000
+    sym: Symbols,
+    data_values: dict[str, set[str]],
+    timeout_ms: int = 10_000,
+    collections: dict[str, list[dict[str, Any]]] | None = None,
+    cache: dict[str, list[tuple[dict[tuple[str, str], Any], Outcome]]] | None = None,
 ) -> list[Outcome]:
-    """Prove every property of the spec; one Outcome each, in clause order."""
+    """Prove every property of the spec; one Outcome each, in clause order. A step
+    invariant needs the components' items (``collections``). With a ``cache`` (one per
+    spec: proving under several overlay sets), a step invariant whose proof read only
+    declarations that are the same as in an earlier proof keeps that proof's outcome."""
     props = [d for d in sym.labels.values() if isinstance(d, ast.Property)]
-    return [prove_one(sym, data_values, p, timeout_ms) for p in props]
+    out = []
+    for p in props:
+        if not p.invariant:
+            out.append(prove_one(sym, data_values, p, timeout_ms))
+        elif collections is None:  # a quantifier over no locations would hold of nothing
+            out.append(
+                Outcome(p.clause, p.name, p.text, "skipped", reason="the components are needed")
+            )
+        else:
+            out.append(prove_step_invariant(sym, data_values, collections, p, timeout_ms, cache))
+    return out
+
+
+def _clause_order(clauses: set[str]) -> list[str]:
+    return sorted(clauses, key=clause_key)
+
+
+def prove_step_invariant(
+    sym: Symbols,
+    data_values: dict[str, set[str]],
+    collections: dict[str, list[dict[str, Any]]],
+    p: ast.Property,
+    timeout_ms: int,
+    cache: dict[str, list[tuple[dict[tuple[str, str], Any], Outcome]]] | None = None,
+) -> Outcome:
+    from referee.verify.steps import prove_invariant, record_of, still_same, watching
+
+    cites = f"{p.clause}/{p.name}"
+    for deps, earlier in (cache or {}).get(cites, []):
+        if still_same(sym, deps):
+            return replace(earlier, record=dict(earlier.record), written="")
+    seen, deps = watching(sym)
+    found, used = prove_invariant(seen, data_values, collections, p, timeout_ms)
+    out = Outcome(p.clause, p.name, p.text, found.status)
+    out.clauses = _clause_order(used | {p.clause})
+    out.how = found.how if found.status != "failed" else (found.where or found.how)
+    out.reason = found.reason
+    if found.status == "failed":
+        out.record = record_of(p, found)
+        out.counterexample = {"where": found.where}
+    if cache is not None:
+        cache.setdefault(cites, []).append((deps, out))
+    return out
 
 
 def prove_one(
@@ -286,7 +348,7 @@ def prove_one(
     except Untranslatable as err:
         out.status, out.reason = "skipped", f"cannot translate {err}"
         return out
-    out.clauses = sorted(tr.used | {p.clause}, key=clause_key)
+    out.clauses = _clause_order(tr.used | {p.clause})
     solver = _solver(timeout_ms, constraints, goal)
     result = solver.check()
     if result == z3.unsat:
