@@ -67,5 +67,8 @@ def test_the_readings_cover_every_chapter() -> None:
         "r4-last",
         "r5-outcomes",
         "m1-mutants",
+        "fb-a",
+        "fb-b",
+        "fb-c",
     }
     assert len(RECORDS) >= 165
