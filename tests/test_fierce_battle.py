@@ -5,7 +5,6 @@ judged citing their clauses. Nothing of it is in the engine's code."""
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from pathlib import Path
@@ -15,7 +14,7 @@ import yaml
 
 from referee.cli import main
 from referee.spec import SPEC_ROOT, Spec, load_spec
-from tests.referee_helpers import EXAMPLES, ROOT
+from tests.referee_helpers import EXAMPLES, ROOT, output, verdict_of
 
 GAME = SPEC_ROOT / "fierce-battle"
 NUMBERS = ROOT / "tests" / "data" / "fierce-battle-clause-numbers.txt"
@@ -39,7 +38,7 @@ def test_every_numbered_clause_is_declared_in_order(
     assert len(numbers) == 108
     assert all(re.fullmatch(r"\d+(-\d+)*", n) for n in numbers)
     assert main(["clauses", "--game", "fierce-battle", "--format", "json"]) == 0
-    listed = [row["number"] for row in json.loads(capsys.readouterr().out)]
+    listed = [row["number"] for row in output(capsys.readouterr().out)]
     assert listed == numbers
     for c in fb.clauses():
         assert c.title and c.summary, c.number
@@ -97,7 +96,7 @@ def test_participation_tables(fb: Spec) -> None:
 
 def test_decisions_are_registered(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["overlays", "--game", "fierce-battle", "--format", "json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    rows = output(capsys.readouterr().out)
     ids = {r["id"] for r in rows}
     assert {"D-river-cost", "D-pond-move", "D-retreat-away", "D-pct-column"} <= ids
     assert all(r["kind"] == "decision" for r in rows)
@@ -221,7 +220,7 @@ ILLEGAL = sorted((FB_EXAMPLES / "illegal").glob("*.yaml"))
 def test_illegal_examples_cite_their_clause(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     label = re.match(r"# Illegal \(([^)]+)\)", path.read_text()).group(1)  # type: ignore[union-attr]
     assert main(["check", str(path), "--format", "json"]) == 1
-    verdict = json.loads(capsys.readouterr().out)
+    verdict = verdict_of(capsys.readouterr().out)
     assert verdict["violations"][0]["label"] == label.split("/")[1]
     assert verdict["violations"][0]["clause"] == label.split("/")[0]
 

@@ -31,7 +31,28 @@ def expectation(path: Path) -> tuple[str, str, int, str]:
     return "illegal", m.group(2), int(m.group(3)), summary
 
 
-@pytest.mark.parametrize("path", RECORDS, ids=[f"{p.parent.name}/{p.stem}" for p in RECORDS])
+# Readings the referee does not yet agree with, each with why: a second reading found them and
+# they wait on a decision or a change of the record format. strict: one that starts to pass
+# fails here, so that it is moved out of this list.
+DISAGREE = {
+    "fb-b/07-taiho-advance-after-fire": "11-3-1 lets the unit that fired advance into the"
+    " emptied hex; the spec asks a taiho two hexes away for a hex-by-hex path (7-1-2)",
+    "fb-b/08-attacker-displaces-a-friend": "10-3-2 with 11-2: a retreating attacker may displace"
+    " a friend, but the melee event has no displacement field for the attackers",
+    "fb-b/17-displacement-as-in-the-example": "11-2 with 11-1-1: the rulebook's example ends a"
+    " retreat by displacing after one hex; the spec asks for the full distance first (a"
+    " decision is due)",
+}
+
+
+def _reading(p: Path) -> object:
+    name = f"{p.parent.name}/{p.stem}"
+    if name in DISAGREE:
+        return pytest.param(p, id=name, marks=pytest.mark.xfail(reason=DISAGREE[name], strict=True))
+    return pytest.param(p, id=name)
+
+
+@pytest.mark.parametrize("path", [_reading(p) for p in RECORDS])
 def test_reading_gets_the_verdict_the_rulebook_gives(
     path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
