@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from referee.cli import main
 from referee.dsl.coverage import Coverage
@@ -29,6 +30,12 @@ SEEDS_AN_EXAMPLE = 2  # games played on from each example
 ON_FROM_AN_EXAMPLE = 15  # events at most after an example's own
 
 
+def _of_game(record: Path, spec: Spec) -> bool:
+    """A record of this game (examples/ holds the second game's too)."""
+    head = yaml.safe_load(record.read_text())
+    return isinstance(head, dict) and head.get("game") == (spec.game.name if spec.game else "")
+
+
 @pytest.fixture(scope="module")
 def games(spec: Spec) -> list[Game]:
     seeds = list(range(SEED, SEED + FROM_THE_SET_UP))
@@ -39,7 +46,7 @@ def games(spec: Spec) -> list[Game]:
         list(range(SEED, SEED + SEEDS_AN_EXAMPLE)),
         coverage=True,
         explore=True,
-        starts=[s for s in starts if s.suffix == ".yaml"],
+        starts=[s for s in starts if s.suffix == ".yaml" and _of_game(s, spec)],
         max_events=ON_FROM_AN_EXAMPLE,
     )
     return played
