@@ -575,7 +575,7 @@ def _judge_records(game_dir: Path, records: list[Path], say: Any) -> bool:
     # the mutant's own game's records: another bundled game's (examples/fierce-battle) are not
     # judged by it
     own = spec.game.name if spec.game else ""
-    paths = [p for p in paths if _game_of(p) in (None, own)]
+    paths = [p for p in paths if _game_of(p) == own]  # nor a scenario's data file
     for p in paths:
         try:
             v = check_one(spec, p, Choice(), False, offer=False)
