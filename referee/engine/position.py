@@ -137,7 +137,7 @@ def _read(
         events=n,
         at=applied + 1 if applied < n else None,
         after=applied,
-        event=_event(ref, named, before) if named is not None else None,
+        event=event_of(ref, named, before) if named is not None else None,
         summary=summary,
         frames=[
             {
@@ -158,7 +158,9 @@ def _read(
     )
 
 
-def _event(ref: Referee, ev: Event, before: bool) -> dict[str, Any]:
+def event_of(ref: Referee, ev: Event, before: bool) -> dict[str, Any]:
+    """An event as a position names it: its number, action, player, place, and whether the
+    position stands before or after it."""
     span = ref.record.doc.span(ev.path[:2])
     by = ev.args.get("by")
     return {

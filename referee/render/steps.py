@@ -13,7 +13,7 @@ from referee.budget import within_limit
 from referee.dsl import ast
 from referee.dsl.interp import brief, listed, show
 from referee.dsl.overlays import Choice
-from referee.engine.position import out_of_range, read_state
+from referee.engine.position import event_of, out_of_range, read_state
 from referee.engine.record import Event, Source, record_name
 from referee.engine.replay import Referee, Violation, expectations, open_referee
 from referee.spec import Spec
@@ -168,15 +168,7 @@ def _step(ref: Referee, states: frozenset[str], position: str, ev: Event | None)
 
 
 def _event(ref: Referee, ev: Event) -> dict[str, Any]:
-    span = ref.record.doc.span(ev.path[:2])
-    by = ev.args.get("by")
-    return {
-        "index": ev.index,
-        "action": ev.action,
-        "by": by if isinstance(by, str) or by is None else str(by),
-        "line": span.line,
-        "args": ev.args,
-    }
+    return {**event_of(ref, ev, True), "args": ev.args}
 
 
 def _judged(ref: Referee, step: Step, violations: list[Violation], since: int) -> None:

@@ -751,17 +751,7 @@ class StepTranslator(Translator):
         if isinstance(d, ast.StateDecl):
             self.used.add(d.clause)
             return self.read_cell(name, [self.expr(a, env) for a in e.args])
-        if isinstance(d, ast.Define):
-            args = [self.expr(a, env) for a in e.args]
-            self.used.add(d.clause)
-            self.depth += 1
-            if self.depth > MAX_INLINE:
-                raise Untranslatable(f"{name} calls itself too deeply")
-            try:
-                return self.expr(d.body, {p.name: a for p, a in zip(d.params, args, strict=True)})
-            finally:
-                self.depth -= 1
-        if d is not None:
+        if d is not None:  # a definition is inlined, a table looked up, as for any property
             return super().call(e, env)
         args = [self.expr(a, env) for a in e.args]
         lists = [a for a in args if isinstance(a, SList)]
