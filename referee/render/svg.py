@@ -51,6 +51,38 @@ def _el(parent: ET.Element, tag: str, text: str | None = None, **attrs: Any) -> 
     return e
 
 
+def _outlined(
+    parent: ET.Element,
+    text: str,
+    *,
+    x: float,
+    y: float,
+    size: int,
+    fill: str,
+    halo: str,
+    width: int,
+    anchor: str = "middle",
+    **extra: Any,
+) -> ET.Element:
+    """Bold text with a halo drawn under it (a stroke painted first): readable on any
+    background, in colour or grey."""
+    return _el(
+        parent,
+        "text",
+        text,
+        x=x,
+        y=y,
+        font_size=size,
+        font_weight="bold",
+        text_anchor=anchor,
+        fill=fill,
+        stroke=halo,
+        stroke_width=width,
+        paint_order="stroke",
+        **extra,
+    )
+
+
 def _title(parent: ET.Element, text: str) -> None:
     _el(parent, "title", clean(text, 600))
 
@@ -181,37 +213,30 @@ def _places(g: ET.Element, display: Display) -> None:
         _el(loc, "circle", cx=p.x, cy=p.y, r=24, fill="#ffffff", stroke="#222222", stroke_width=5)
         label = clean(p.name)
         x, anchor = _inside(display, p.x, label, 36)
-        _el(
+        _outlined(
             loc,
-            "text",
             label,
             x=x,
             y=p.y + 62,
-            font_size=36,
-            font_weight="bold",
-            text_anchor=anchor,
+            size=36,
             fill="#111111",
-            stroke="#ffffff",
-            stroke_width=8,
-            paint_order="stroke",
+            halo="#ffffff",
+            width=8,
+            anchor=anchor,
             class_="label",
         )
         for i, mark in enumerate(_marks_of(display, p)):
             x, y = p.x + 44 + MARK_STEP * i, p.y - 20
             _shape(loc, mark.shape, x, y, 20, display.colour(p.entry.get(mark.field)))
-            _el(
+            _outlined(
                 loc,
-                "text",
                 clean(mark.letter, 2),
                 x=x,
                 y=y + 11,
-                font_size=28,
-                font_weight="bold",
-                text_anchor="middle",
+                size=28,
                 fill="#ffffff",
-                stroke="#000000",
-                stroke_width=4,
-                paint_order="stroke",
+                halo="#000000",
+                width=4,
             )
             _title(loc[-1], f"{p.name}: {mark.title}")
 
@@ -348,19 +373,15 @@ def _block(
         stroke="#000000",
         stroke_width=4,
     )
-    _el(
+    _outlined(
         g,
-        "text",
         text,
         x=x + width / 2,
         y=y + 39,
-        font_size=36,
-        font_weight="bold",
-        text_anchor="middle",
+        size=36,
         fill="#ffffff",
-        stroke="#000000",
-        stroke_width=6,
-        paint_order="stroke",
+        halo="#000000",
+        width=6,
     )
 
 
@@ -523,19 +544,15 @@ def _control(g: ET.Element, display: Display, step: Step) -> None:
                         stroke="#000000",
                         stroke_width=3,
                     )
-                    _el(
+                    _outlined(
                         badge,
-                        "text",
                         clean(look.letter, 2),
                         x=x,
                         y=y + 50,
-                        font_size=26,
-                        font_weight="bold",
-                        text_anchor="middle",
+                        size=26,
                         fill="#ffffff",
-                        stroke="#000000",
-                        stroke_width=4,
-                        paint_order="stroke",
+                        halo="#000000",
+                        width=4,
                     )
                     _title(badge, f"{p.name}: {mark.title} held by {side}")
 
@@ -631,19 +648,15 @@ def _event(g: ET.Element, display: Display, step: Step) -> None:
             )
             if broke:
                 seg.set("stroke-dasharray", "34 16")
-                _el(
+                _outlined(
                     layer,
-                    "text",
                     "\u2717",
                     x=(a.x + b.x) / 2,
                     y=(a.y + b.y) / 2 + 20,
-                    font_size=64,
-                    font_weight="bold",
-                    text_anchor="middle",
+                    size=64,
                     fill=RED,
-                    stroke="#ffffff",
-                    stroke_width=8,
-                    paint_order="stroke",
+                    halo="#ffffff",
+                    width=8,
                 )
             else:
                 seg.set("marker-end", "url(#arrow)")
@@ -683,19 +696,15 @@ def _event(g: ET.Element, display: Display, step: Step) -> None:
                 stroke="#6a1b9a",
                 stroke_width=12,
             )
-            _el(
+            _outlined(
                 m,
-                "text",
                 clean(t.label),
                 x=p.x,
                 y=p.y + 110,
-                font_size=40,
-                font_weight="bold",
-                text_anchor="middle",
+                size=40,
                 fill="#4a148c",
-                stroke="#ffffff",
-                stroke_width=8,
-                paint_order="stroke",
+                halo="#ffffff",
+                width=8,
             )
             _title(m, told["text"])
 
