@@ -6,7 +6,9 @@ prover can all point back at the text a rule was written in.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from referee.errors import NOWHERE, Span
 
@@ -231,6 +233,21 @@ class CheckStmt(Stmt):
 
     ref: Ref
     args: list[Expr] | None
+
+    def bind(
+        self,
+        req: Require,
+        env: Mapping[str, Any],
+        frame: Mapping[str, Any],
+        evaluate: Callable[[Expr], Any],
+    ) -> dict[str, Any]:
+        """The requirement's parameters, as this check gives them: its arguments, each
+        evaluated, or (a bare ``check``) the names in scope, else the procedure's vars. The
+        interpreter and the prover read a check through this one binding."""
+        if self.args is None:
+            return {p.name: env[p.name] if p.name in env else frame[p.name] for p in req.params}
+        values = [evaluate(a) for a in self.args]
+        return {p.name: v for p, v in zip(req.params, values, strict=True)}
 
 
 @dataclass

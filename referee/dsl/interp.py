@@ -1067,13 +1067,7 @@ class Interpreter:
         assert isinstance(req, ast.Require)
         if req.overlay or req.decisions:
             self._rely(req)
-        if st.args is None:
-            args = {
-                p.name: env[p.name] if p.name in env else self.frame[p.name] for p in req.params
-            }
-        else:
-            values = [self.eval(a, env) for a in st.args]
-            args = {p.name: v for p, v in zip(req.params, values, strict=True)}
+        args = st.bind(req, env, self.frame, lambda a: self.eval(a, env))
         if self.eval(req.cond, dict(args)):
             if self.coverage is not None:
                 self.coverage.requirement(ref, True)

@@ -948,13 +948,7 @@ class StepTranslator(Translator):
         req = self.sym.labels[ref]
         assert isinstance(req, ast.Require)
         self.used.add(req.clause)
-        if st.args is None:
-            args = {
-                p.name: env[p.name] if p.name in env else self.frame[p.name] for p in req.params
-            }
-        else:
-            values = [self.expr(a, env) for a in st.args]
-            args = {p.name: v for p, v in zip(req.params, values, strict=True)}
+        args = st.bind(req, env, self.frame, lambda a: self.expr(a, env))
         for v in args.values():
             if isinstance(v, _Unknown):
                 raise _UnknownUsed(v.why)
