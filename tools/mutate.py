@@ -235,23 +235,24 @@ class _Finder:
                 self.where = f"{d.name}.{v.name}"
                 self.expr(v.value)
             for t in d.triggers:
-                self.where = f"{d.name}/{t.name}"
-                self.expr(t.cond)
-                self.block(t.body)
+                self.trigger(f"{d.name}/{t.name}", t)
             for step in d.steps:
                 self.where = f"{d.name}/{step.name}"
                 self.block(step.enter)
                 for cond, _ in step.ends:
                     self.expr(cond)
                 for t in step.triggers:
-                    self.where = f"{d.name}/{step.name}/{t.name}"
-                    self.expr(t.cond)
-                    self.block(t.body)
+                    self.trigger(f"{d.name}/{step.name}/{t.name}", t)
                 for allow in step.allows:
                     # `propose` and `alternatives` only suggest arguments; the rules judge
                     self.where = f"{d.name}/{step.name}/{allow.name}"
                     self.requires(allow.requires)
                     self.block(allow.effects)
+
+    def trigger(self, where: str, t: Any) -> None:
+        self.where = where
+        self.expr(t.cond)
+        self.block(t.body)
 
     def module(self, mod: ast.Module) -> None:
         for c in mod.clauses:
