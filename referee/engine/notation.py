@@ -1077,6 +1077,19 @@ def compact_setup(words: Words, data: dict[str, Any], where: Any) -> tuple[str, 
     return None
 
 
+def _header_lines(doc: Document, comments: list[tuple[str, str, int | str, str]]) -> list[str]:
+    """A record's header, one `key: value` line each as written, with its comments; both
+    forms write it alike."""
+    lines: list[str] = []
+    for key, value in doc.data.items():
+        if key == "events":
+            continue
+        lines += _comment_lines(comments, "header", key)
+        value = as_written(doc, (key,), value)
+        lines.append(yaml_header(key, value) + _after(comments, "header", key))
+    return lines
+
+
 def to_notation(
     spec: Spec, doc: Document, comments: list[tuple[str, str, int | str, str]] | None = None
 ) -> str:
@@ -1086,13 +1099,7 @@ def to_notation(
     data = doc.data
     comments = _yaml_comments(doc) if comments is None else comments
     writer = _Writer(words)
-    lines: list[str] = []
-    for key, value in data.items():
-        if key == "events":
-            continue
-        lines += _comment_lines(comments, "header", key)
-        value = as_written(doc, (key,), value)
-        lines.append(yaml_header(key, value) + _after(comments, "header", key))
+    lines: list[str] = _header_lines(doc, comments)
     setup = compact_setup(words, data, header_where(data, doc.marks, doc.file))
     events = data["events"]
     i = 0
@@ -1135,13 +1142,7 @@ def to_yaml(spec: Spec, notation: Notation) -> str:
     doc = notation.doc
     data = doc.data
     comments = notation.comments
-    lines: list[str] = []
-    for key, value in data.items():
-        if key == "events":
-            continue
-        lines += _comment_lines(comments, "header", key)
-        value = as_written(doc, (key,), value)
-        lines.append(yaml_header(key, value) + _after(comments, "header", key))
+    lines: list[str] = _header_lines(doc, comments)
     lines.append("events:" if data["events"] else "events: []")
     for i, ev in enumerate(data["events"]):
         lines += _comment_lines(comments, "event", i, "  ")
