@@ -339,7 +339,26 @@ def _load(game_dir: Path, data_dir: Path | None) -> Spec:
     problems = no_recursion(sym)
     if problems:
         raise RefereeError(problems, sources)
+    _fill_defaults(sym, components)
     return Spec(game_dir, modules, sym, components, sources)
+
+
+def _fill_defaults(sym: Symbols, components: Components) -> None:
+    """A data item that leaves out a field its record declares with a default
+    (`record piece from data units { morale: int = nothing }`) reads the default."""
+    interp: Interpreter | None = None
+    for t in sym.types.values():
+        if not isinstance(t, ast.RecordDecl) or not t.from_data:
+            continue
+        fields = [f for f in t.fields if f.default is not None]
+        items = components.collections.get(t.from_data)
+        if not fields or not items:
+            continue
+        interp = interp or Interpreter(sym, components=components.collections)
+        defaults = {f.name: interp.eval(f.default, {}) for f in fields if f.default is not None}
+        components.collections[t.from_data] = [
+            {**defaults, **i} if isinstance(i, dict) else i for i in items
+        ]
 
 
 def _display(path: Path) -> str:

@@ -216,3 +216,20 @@ def test_overlays_in_force_together_must_agree(
     assert lines[0].endswith(
         "overlays X-one and X-two amend 1.1/limit in different ways, and are in force together (printing p)"
     )
+
+
+def test_a_step_actor_is_a_player_or_a_list_of_players(
+    mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    head = 'game g "G"\n  players side\nprinting p "P" base\n'
+    body = (
+        'clause 1.1 "One"\n  enum side = a | b\n  procedure p "P"\n    step s\n'
+        "      actor {}\n      allow go()\n    end\n  end\nend\n"
+    )
+    for actor in ("side.a", "[side.a, side.b]"):
+        assert main(["spec", "check", "--spec", str(mini_game(head + body.format(actor)))]) == 0
+        capsys.readouterr()
+    lines = run_check(mini_game(head + body.format("3")), capsys)
+    assert lines[0].endswith(
+        "type mismatch: expected side or list of side, found int [clause 1.1]"
+    ), lines[0]

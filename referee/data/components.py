@@ -6,8 +6,9 @@ Besides the JSON Schema rules, a schema may mark a string with ``x-ref`` to say
 it must name an item of a collection: ``"x-ref": "locations"`` (an item of a
 top-level list called locations, in any of the files, by its ``name`` or
 ``id``) or ``"x-ref": "#sources"`` (a key of the same file's ``sources``).
-Items of a collection must have distinct names. The engine knows nothing more
-of what the collections mean.
+Items of a collection must have distinct names. A collection the schema allows
+(a top-level list of objects) that a file leaves out has no items. The engine
+knows nothing more of what the collections mean.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 import jsonschema
 
-from referee.data.schema import problems
+from referee.data.schema import load_schema, problems
 from referee.data.source import Document, load_document
 from referee.errors import Problem, RefereeError, Span
 from referee.text import shown
@@ -35,9 +36,13 @@ class Components:
 
     documents: dict[str, Document] = field(default_factory=dict)  # by schema name
     collections: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    # the collections a file's schema allows (a top-level list of objects), given or not:
+    # one the file leaves out, or leaves empty, has no items
+    declared: set[str] = field(default_factory=set)
 
     def names(self) -> dict[str, set[str]]:
-        return {k: {_key(i) for i in v if _key(i)} for k, v in self.collections.items()}
+        named = {k: {_key(i) for i in v if _key(i)} for k, v in self.collections.items()}
+        return {**{k: set() for k in sorted(self.declared)}, **named}
 
     def item(self, collection: str, key: str) -> dict[str, Any] | None:
         for i in self.collections.get(collection, []):
@@ -108,9 +113,25 @@ def load_components(files: list[Path], schema_dir: Path) -> Components:
             )
             continue
         found.extend(_validate(doc, schema_path, names))
+        comps.declared |= _declared(schema_path)
     if found:
         raise RefereeError(found, sources)
     return comps
+
+
+def _declared(schema_path: Path) -> set[str]:
+    """The collections a schema allows: its top-level properties that are lists of objects."""
+    props = load_schema(schema_path).get("properties")
+    if not isinstance(props, dict):
+        return set()
+    return {
+        k
+        for k, v in props.items()
+        if isinstance(v, dict)
+        and v.get("type") == "array"
+        and isinstance(v.get("items"), dict)
+        and v["items"].get("type") == "object"
+    }
 
 
 def _duplicates(doc: Document, key: str, items: list[dict[str, Any]]) -> Iterator[Problem]:

@@ -40,6 +40,7 @@ class Symbols:
     used_by: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     # the standing rules (`whenever`), in the order the spec declares them
     standing: list[ast.Whenever] = field(default_factory=list)
+    players: str = ""  # the type of `by`, the actor of every event (the game's `players`)
 
     def procedures(self) -> dict[str, ast.Procedure]:
         return {k: v for k, v in self.actions.items() if isinstance(v, ast.Procedure)}
@@ -179,6 +180,7 @@ class Checker:
     def game(self, g: ast.Game) -> None:
         if g.players:
             self.players = self.typeref(ast.TypeRef(g.players, None, g.span))
+            self.sym.players = g.players
         if g.start and g.start not in self.sym.procedures():
             self.unknown(g.span, "procedure", g.start, list(self.sym.procedures()))
 
@@ -283,12 +285,15 @@ class Checker:
                 if isinstance(part, ast.Expr):
                     self.expr(part, env)
         elif isinstance(d, ast.Property):
-            # a step invariant may read the variables of the procedures (of one procedure)
+            # a step invariant may read the parameters and variables of the procedures (of
+            # one procedure)
             frame: dict[str, T] = {}
             if d.invariant:
                 for proc in self.sym.procedures().values():
                     for v in proc.vars:
                         frame.setdefault(v.name, self.typeref(v.type))
+                    for q in proc.params:
+                        frame.setdefault(q.name, self.typeref(q.type))
             self.expect(d.body, frame, BOOL)
             for name in d.within:
                 if name not in self.sym.types and name not in ("int", "bool", "text"):
@@ -359,8 +364,14 @@ class Checker:
         for s in d.steps:
             if s.clause:
                 self.ref(ast.Ref(s.clause, "", s.span))
-            if s.actor is not None:
-                self.expect(s.actor, env, self.players)
+            if s.actor is not None:  # one player, or a list of those who may act
+                got = self.expr(s.actor, env)
+                if not (compatible(self.players, got) or compatible(list_of(self.players), got)):
+                    self.error(
+                        s.actor.span,
+                        f"type mismatch: expected {self.players} or {list_of(self.players)},"
+                        f" found {got}",
+                    )
             # what a step that names its clause sets, that clause computes
             self.step_clause = s.clause
             self.stmts(s.enter, env, d)

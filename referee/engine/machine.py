@@ -1,14 +1,14 @@
 """Run the spec's procedures: a stack of frames, each a procedure at one step.
 
 An event names an action. The running step must allow it, and its actor (if
-the step has one) must be the event's ``by``. The action's conditions are
-checked and its effects run; then the engine settles: sub-procedures started
-by ``do`` run first, steps whose ``ends when`` holds move on, triggers whose
-condition holds fire, and a procedure whose last step ends returns to its
-caller. The spec's standing rules (``whenever``) are enforced by the interpreter
-after every change of state, wherever it is made; a rule that says ``game over``
-stops every procedure, and no event may follow. Nothing here knows which game is
-played.
+the step has one; one of them, if it gives a list) must be the event's ``by``.
+The action's conditions are checked and its effects run; then the engine
+settles: sub-procedures started by ``do`` run first, steps whose ``ends when``
+holds move on, triggers whose condition holds fire, and a procedure whose last
+step ends returns to its caller. The spec's standing rules (``whenever``) are
+enforced by the interpreter after every change of state, wherever it is made; a
+rule that says ``game over`` stops every procedure, and no event may follow.
+Nothing here knows which game is played.
 """
 
 from __future__ import annotations
@@ -161,6 +161,13 @@ class Machine:
         self._bind(frame)
         return self.interp.eval(frame.step.actor, {})
 
+    def actors(self) -> list[Any] | None:
+        """Who may act now: the step's actor, or each of the list it gives; None: anyone."""
+        actor = self.actor()
+        if actor is None:
+            return None
+        return list(actor) if isinstance(actor, list | tuple) else [actor]
+
     def allowed(self) -> list[str]:
         frame = self.top
         if frame is None or frame.step is None:
@@ -207,14 +214,15 @@ class Machine:
                 clause,
                 options,
             )
-        actor = self.actor()
-        if actor is not None and by != actor:
+        actors = self.actors()
+        if actors is not None and by not in actors:
             # Whose turn it is was decided by the procedure that started this one.
             caller = frame.step.clause or (
                 self.frames[-2].proc.clause if len(self.frames) > 1 else clause
             )
+            whose = " or ".join(f"{a}'s" for a in actors) or "nobody's"
             raise NotAllowed(
-                f"it is {actor}'s turn to act ({frame.proc.title}, step {frame.step.name}),"
+                f"it is {whose} turn to act ({frame.proc.title}, step {frame.step.name}),"
                 f" not {by}'s",
                 caller,
                 self.allowed(),

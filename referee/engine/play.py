@@ -122,12 +122,12 @@ class Player:
         frame = self.ref.machine.top
         if frame is None or frame.step is None:
             return []
-        actor = self.ref.machine.actor()
+        actors = self.ref.machine.actors()
         out = []
         for allow in frame.step.allows:
             if allow.propose is None:
                 continue
-            for by in [actor] if actor is not None else self.players:
+            for by in actors if actors is not None else self.players:
                 self.ref.interp.frame = frame.vars
                 proposed = [
                     (allow.name, by, args)
