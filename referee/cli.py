@@ -763,7 +763,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         problem = "--games N needs --out DIR (or --coverage) for more than one game"
     if problem:
         return _usage(args, problem)
-    spec = _load(args)
+    spec = _load(args, starts[0] if starts else None)
+    starts = _of_the_game(args, starts)
+    if args.start and not starts:
+        return _usage(args, "--from: no record of the game played found there")
     until = args.until or (f"week > {args.weeks}" if args.weeks is not None else "")
     if args.out is None and not args.coverage:
         start = starts[0] if starts else None
@@ -820,6 +823,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     # with --out, --format json is the records' form and the summary's: an envelope
     _emit(args, {"out": str(args.out), "games": written}, _lines(lines))
     return EXIT_OK
+
+
+def _of_the_game(args: argparse.Namespace, starts: list[Path]) -> list[Path]:
+    """The records to play on from that are of the game played (the one --game names, else
+    the first record's): a folder may mix games; the others are skipped, with a note."""
+    if not starts or args.spec is not None or os.environ.get("REFEREE_SPEC"):
+        return starts
+    game = getattr(args, "game", None) or _game_of(starts[0]) or resources.default_game()
+    kept = [s for s in starts if (_game_of(s) or resources.default_game()) == game]
+    if len(kept) < len(starts) and not args.quiet:
+        print(
+            f"note: --from: {len(starts) - len(kept)} record(s) of another game skipped"
+            f" (playing {game})",
+            file=sys.stderr,
+        )
+    return kept
 
 
 def _lines(lines: list[str]) -> str:

@@ -429,3 +429,27 @@ def test_a_random_game_won_at_once_allows_no_more_events(spec: Spec) -> None:
     with pytest.raises(NotAllowed) as refused:
         player.ref.machine.find_allow("declare", "tokugawa")
     assert refused.value.clause == "2.1"
+
+
+def test_play_from_a_folder_of_two_games_plays_the_first_records_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--from DIR` plays on from the records of one game (--game's, else the first record's)
+    and skips the others with a note, rather than refusing them or playing them by the wrong
+    rules."""
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    root = Path(__file__).parent.parent / "examples"
+    (mixed / "a-fb.yaml").write_text((root / "fierce-battle" / "first-turn.yaml").read_text())
+    (mixed / "b-sek.yaml").write_text((root / "weeks-1-2.yaml").read_text())
+    out = tmp_path / "out"
+    args = ["play", "--from", str(mixed), "--out", str(out), "--until", "true"]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    assert "1 record(s) of another game skipped (playing fierce-battle)" in captured.err
+    assert sorted(p.name for p in out.iterdir()) == ["a-fb-0000.yaml"]
+    assert main(["play", "--game", "sekigahara", *args[1:]]) == 0
+    assert "(playing sekigahara)" in capsys.readouterr().err
+    assert "b-sek-0000.yaml" in {p.name for p in out.iterdir()}
+    assert main(["check", str(out)]) == 0
+    assert "2 records: 2 legal" in capsys.readouterr().out
