@@ -193,7 +193,9 @@ def test_a_location_shows_its_fields_and_its_roads(capsys: pytest.CaptureFixture
 def test_a_location_the_rules_name(capsys: pytest.CaptureFixture[str]) -> None:
     x = explained(capsys, "Osaka")
     special = GAME / "clauses" / "09-special.rules"
+    victory = GAME / "clauses" / "02-victory.rules"
     assert [(r["clause"], r["file"]) for r in x["named_in_rules"]] == [
+        ("2.1", rel(victory)),
         ("9.1", rel(special)),
         ("9.3", rel(special)),
     ]

@@ -118,3 +118,59 @@ def test_a_mutant_the_checker_rejects_is_told_apart(mutate: ModuleType) -> None:
     )
     r = mutate.run_one(bad, ["examples/disputes"], [], 120, False)
     assert r.verdict == "checker" and "overrun_ratiox" in r.why, r
+
+
+def test_prove_reads_declarations_and_leaves_out_statements(mutate: ModuleType) -> None:
+    # what the proofs read: a definition a property calls, a step a step invariant walks
+    cov = mutate.covered()
+    assert {"overrun_ratio", "movement_phase/moving/move", "7.3.1/segment-once"} <= cov.reads
+    every = mutate.mutants()
+    assert cov.holds(named(every, "7.4.1 overrun_ratio 4 -> 5"))
+    # a step's statement the proof leaves out (a tell), and a part it never reads (its ends)
+    assert not cov.holds(named(every, "7.1 movement_phase/moving/move tell [allowance] dropped"))
+    ends = [m for m in every if m.decl.endswith(" ends")]
+    assert ends and not any(cov.holds(m) for m in ends)
+    # nothing reads what only random play uses; the coarse figure counts whole clauses
+    assert not any(m.where == "onward" for m in every)
+    assert {"7.1", "7.3.1", "8.7.1"} <= cov.clauses
+
+
+# Properties that state the rulebook's facts apart from the definitions, and a mutant of the
+# rules each must notice: proved one property at a time, in this process, on a mutated copy.
+NOTICED = [
+    ("2.1 tokugawa_wins_at_once or -> and", "2.1/three-ways-to-win-at-once"),
+    ("2.1 ishida_block_lost == -> !=", "2.1/no-play-past-an-instant-win"),
+    ("6.2 recruitment_track 2 -> 3", "6.2/reinforcement-numbers"),
+    ("6.2 first_reinforced_week 2 -> 1", "6.2/reinforcement-numbers"),
+    ("7.1 stack_moves 3 -> 4", "7.1/degrees-of-movement"),
+    ("7.3.5 can_ever_move 1 -> 0", "7.3.5/sixteen-move-seventeen-not"),
+    ("7.4.3 castle_shields [D-overrun-castle] == -> !=", "7.4.2/no-overrun-left"),
+    ("4.1 disks and -> or", "8.9.6/siege-needs-both"),
+    ("4.3 castle_holder 0 -> 1", "4.3/empty-castle-reverts"),  # the second: nobody there
+]
+
+
+def test_the_new_properties_notice_their_mutants(
+    mutate: ModuleType, every: list[object], tmp_path: Path
+) -> None:
+    from referee.dsl import ast
+    from referee.dsl.overlays import Choice, apply, in_force
+    from referee.errors import Span
+    from referee.spec import load_spec
+    from referee.verify.prover import prove_one, prove_step_invariant
+
+    for i, (name, label) in enumerate(NOTICED):
+        found = [m for m in every if m.name == name]  # type: ignore[attr-defined]
+        assert found, name
+        game = mutate.write_mutant(found[-1], tmp_path / str(i))
+        spec = load_spec(game)
+        _, overlays = in_force(spec.sym, Choice(), lambda _: Span("<test>", 0, 0))
+        sym = apply(spec.sym, overlays)
+        p = sym.labels[label]
+        assert isinstance(p, ast.Property)
+        names = spec.components.names()
+        if p.invariant:
+            out = prove_step_invariant(sym, names, spec.components.collections, p, 10_000)
+        else:
+            out = prove_one(sym, names, p, 10_000)
+        assert out.status == "failed", (name, label, out.line())

@@ -381,6 +381,8 @@ STEP_INVARIANTS = {
     "7.2/one-muster-a-turn",
     "8.9.6/siege-needs-both",
     "9.3/mori-box-joins",
+    "3.3/cards-conserved",
+    "8.7.1/losses-as-due",
 }
 
 
@@ -415,19 +417,76 @@ def test_a_changed_overrun_ratio_gives_a_counterexample_check_replays(
     assert main(["check", str(record)]) == 0
 
 
-def test_a_dropped_segment_check_is_caught(
-    game_copy: Path, capsys: pytest.CaptureFixture[str]
+def test_dropped_checks_and_a_lost_discard_are_caught_and_the_move_replays(
+    game_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rules = game_copy / "clauses" / "07-movement.rules"
-    text = rules.read_text()
+    """One copy of the spec, three mutations, one run of prove: the move's counterexample
+    replays to the same violation; the cards' invariant sees a discard go missing, and the
+    losses' one a side lose other than what is due."""
+    moves = game_copy / "clauses" / "07-movement.rules"
+    text = moves.read_text()
     check = "            check 7.3.1/segment-once\n"
     assert check in text
-    rules.write_text(text.replace(check, ""))
-    assert main(["prove", "--spec", str(game_copy)]) == 1
+    moves.write_text(text.replace(check, ""))
+    cards = game_copy / "clauses" / "03-pieces.rules"
+    text = cards.read_text()
+    kept = "    set discards(s) = discards(s) + cards\n"
+    assert kept in text
+    cards.write_text(text.replace(kept, ""))
+    combat = game_copy / "clauses" / "08-combat.rules"
+    text = combat.read_text()
+    count = "    check 8.7.1/loss-count(size(chosen), loss_due(s))\n"
+    assert count in text
+    combat.write_text(text.replace(count, ""))
+    folder = tmp_path / "cx"
+    assert main(["prove", "--spec", str(game_copy), "--counterexample-dir", str(folder)]) == 1
     out = capsys.readouterr().out
     line = next(ln for ln in out.splitlines() if "7.3.1/segment-used-once" in ln)
     assert "failed: counterexample after movement_phase.moving.move" in line
-    assert "road_uses" in out and "- move:" in out
+    line = next(ln for ln in out.splitlines() if "3.3/cards-conserved" in ln)
+    assert "failed: counterexample after" in line
+    line = next(ln for ln in out.splitlines() if "8.7.1/losses-as-due" in ln)
+    assert "failed: counterexample after battle.losses.losses" in line
+    assert "3 of 47 not proved" in out
+    record = folder / "7.3.1-segment-used-once-printing-gmt-later.yaml"
+    # the stack goes out and back along one road: under the mutated spec it may, and the
+    # road is used twice
+    assert main(["check", "--spec", str(game_copy), str(record)]) == 1
+    replay = capsys.readouterr().out
+    assert "misses an expectation" in replay and "road_uses(r) <= 1" in replay
+    assert "the rules give false" in replay
+    # under the real spec the move itself is refused, citing the check dropped
+    assert main(["check", str(record)]) == 1
+    assert "is illegal: 7.3.1/segment-once" in capsys.readouterr().out
+
+
+def test_a_position_names_an_item_without_a_name_by_its_fields(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A road has no name: a position gives its cells by the road's fields, as the referee
+    shows them; a road the map lacks is bad input, said where the record names it."""
+    record = tmp_path / "road.yaml"
+    text = (
+        "game: sekigahara\n"
+        "position:\n"
+        "  procedure: movement_phase\n"
+        "  args: {active: tokugawa}\n"
+        "  step: moving\n"
+        "  vars: {level: total}\n"
+        "  state:\n"
+        "    units_at: {Sunpu: {tokugawa: [maeda-gun]}}\n"
+        "    road_uses: {'{a: Sunpu, b: Numazu}': 1}\n"
+        "events:\n"
+        "- move: {by: tokugawa, from: Sunpu, groups: [{blocks: [maeda-gun], path: [Sunpu, Numazu]}]}\n"
+    )
+    record.write_text(text)
+    assert main(["check", str(record)]) == 1
+    out = capsys.readouterr().out
+    assert "is illegal: 7.3.1/segment-once" in out and "earlier_uses = 1" in out
+    record.write_text(text.replace("b: Numazu}'", "b: Kyoto}'"))
+    assert main(["check", str(record)]) == 2
+    err = capsys.readouterr().err
+    assert ":9:" in err and "no road has a: Sunpu, b: Kyoto" in err
 
 
 STEPS_GAME = (

@@ -84,6 +84,15 @@ class Mutant:
     new: str
     change: str  # "4 -> 5", "< -> <=", "and -> or", "dropped"
     overlay: str = ""  # the overlay whose amendment is changed, if any
+    # the declaration changed, as prove's outcomes name what a proof read (Outcome.reads);
+    # a step's end conditions ("procedure/step ends") and the expressions of a standing
+    # rule's body ("clause/label body") are parts of their own: no proof reads them
+    decl: str = ""
+
+    @property
+    def key(self) -> str:
+        key = self.decl or self.where
+        return f"{key} [{self.overlay}]" if self.overlay else key
 
     @property
     def name(self) -> str:
@@ -115,13 +124,21 @@ class _Finder:
         self.file = file
         self.text = text
         self.rules = rules  # the definitions the rules reach
-        self.found: list[tuple[str, str, str, str, int, int, str, str]] = []
+        self.found: list[tuple[str, str, str, str, str, int, int, str, str]] = []
         self.clause = ""
         self.where = ""
+        self.part = ""  # a part of the declaration no proof reads (a step's ends)
         self.overlay = ""  # inside an overlay's amendment: the overlay
 
     def add(self, kind: str, start: int, end: int, new: str, change: str) -> None:
-        self.found.append((kind, self.clause, self.where, self.overlay, start, end, new, change))
+        # a statement of a standing rule's body dropped is read (what it sets, or the game
+        # over), but for a tell
+        shape = kind in ("check", "statement") and not change.startswith("tell ")
+        part = "" if self.part == "body" and shape else self.part
+        decl = f"{self.where} {part}" if part else self.where
+        self.found.append(
+            (kind, self.clause, self.where, decl, self.overlay, start, end, new, change)
+        )
 
     # -- expressions
     def expr(self, e: ast.Expr | None) -> None:
@@ -226,7 +243,15 @@ class _Finder:
             self.expr(d.cond)
         elif isinstance(d, ast.Routine):
             self.block(d.body)
-        elif isinstance(d, (ast.Trigger, ast.Whenever)):
+        elif isinstance(d, ast.Whenever):
+            self.where = f"{d.clause}/{d.name}"
+            self.expr(d.cond)
+            # a proof reads a standing rule's body for what it sets and whether it ends
+            # the game, not for the values it sets: its expressions are a part of their own
+            self.part = "body"
+            self.block(d.body)
+            self.part = ""
+        elif isinstance(d, ast.Trigger):
             self.where = f"{d.clause}/{d.name}"
             self.expr(d.cond)
             self.block(d.body)
@@ -239,8 +264,10 @@ class _Finder:
             for step in d.steps:
                 self.where = f"{d.name}/{step.name}"
                 self.block(step.enter)
+                self.part = "ends"
                 for cond, _ in step.ends:
                     self.expr(cond)
+                self.part = ""
                 for t in step.triggers:
                     self.trigger(f"{d.name}/{step.name}/{t.name}", t)
                 for allow in step.allows:
@@ -414,14 +441,27 @@ def mutants(game: str = "sekigahara") -> list[Mutant]:
         text = texts[path]
         finder = _Finder(rel, text, rules)
         finder.module(modules[path])
-        for kind, clause, where, overlay, start, end, new, change in sorted(
-            finder.found, key=lambda f: (f[4], f[5], KINDS.index(f[0]), f[6])
+        for kind, clause, where, decl, overlay, start, end, new, change in sorted(
+            finder.found, key=lambda f: (f[5], f[6], KINDS.index(f[0]), f[7])
         ):
             line, col = _line_col(text, start)
             old = text[start:end]
             out.append(
                 Mutant(
-                    0, kind, clause, where, rel, line, col, start, end, old, new, change, overlay
+                    0,
+                    kind,
+                    clause,
+                    where,
+                    rel,
+                    line,
+                    col,
+                    start,
+                    end,
+                    old,
+                    new,
+                    change,
+                    overlay,
+                    decl if decl != where else "",
                 )
             )
     for i, m in enumerate(out, 1):
@@ -530,9 +570,16 @@ def _quiet(argv: list[str]) -> tuple[int, str]:
     return code, out.getvalue() + err.getvalue()
 
 
-def judge(game_dir: Path, records: list[Path], suite: list[str], every_stage: bool) -> None:
+def judge(
+    game_dir: Path,
+    records: list[Path],
+    suite: list[str],
+    every_stage: bool,
+    stages: tuple[str, ...] = ("checker", "prove", "records", "suite"),
+) -> None:
     """Judge one mutant, printing a JSON line per stage as it ends (the parent reads them,
-    and knows from the last which stage was running should the time run out)."""
+    and knows from the last which stage was running should the time run out). Only the
+    ``stages`` named run (the checker always does)."""
 
     def say(**kw: Any) -> None:
         print(json.dumps(kw), flush=True)
@@ -542,13 +589,17 @@ def judge(game_dir: Path, records: list[Path], suite: list[str], every_stage: bo
         say(stage="checker", killed=True, why=_first_line(out))
         return
     say(stage="checker", killed=False)
-    code, out = _quiet(["prove", "--spec", str(game_dir)])
-    failed = [ln.strip() for ln in out.splitlines() if " failed" in ln]
-    say(stage="prove", killed=code != 0, why=(failed or [_first_line(out)])[0] if code else "")
-    if code != 0 and not every_stage:
+    if "prove" in stages:
+        code, out = _quiet(["prove", "--spec", str(game_dir)])
+        failed = [ln.strip() for ln in out.splitlines() if " failed" in ln]
+        why = (failed or [_first_line(out)])[0] if code else ""
+        say(stage="prove", killed=code != 0, why=why)
+        if code != 0 and not every_stage:
+            return
+    if "records" not in stages:
         return
     killed = _judge_records(game_dir, records, say)
-    if (killed and not every_stage) or not suite:
+    if (killed and not every_stage) or not suite or "suite" not in stages:
         return
     # the test files named, every one loading the mutant (REFEREE_SPEC, tests/conftest.py)
     done = subprocess.run(
@@ -627,7 +678,12 @@ class Result:
 
 
 def run_one(
-    m: Mutant, records: list[str], suite: list[str], timeout: float, every_stage: bool
+    m: Mutant,
+    records: list[str],
+    suite: list[str],
+    timeout: float,
+    every_stage: bool,
+    stages: tuple[str, ...] = STAGES,
 ) -> Result:
     """Judge one mutant (id 0: the spec as it is) in a process of its own, under a time limit.
     The process and any it starts are one process group, ended together on time-out."""
@@ -638,6 +694,7 @@ def run_one(
         cmd += [a for r in records for a in ("--records", r)]
         cmd += ["--suite", ",".join(suite)] if suite else []
         cmd += ["--every-stage"] if every_stage else []
+        cmd += ["--stages", ",".join(stages)]
         env = {
             **os.environ,
             "REFEREE_NO_CACHE": "1",
@@ -677,13 +734,63 @@ def run_one(
             result.why = f"no verdict in {timeout:.0f} s (during {running})"
     elif proc.returncode != 0:
         result.verdict, result.why = "error", _first_line(err[-2000:])
-    elif result.verdict == "survived" and "records" not in result.stages:
-        result.verdict, result.why = "error", "the judge stopped before the records"
+    elif result.verdict == "survived" and not set(stages) - {"suite"} <= set(result.stages):
+        result.verdict, result.why = "error", "the judge stopped before its last stage"
     return result
 
 
-def covered_clauses() -> set[str]:
-    """The clauses the spec's properties rest on (proved on the bundled spec, as it is)."""
+@dataclass
+class Covered:
+    """What the spec's properties rest on, as proved on the bundled spec as it is (the
+    default printing and overlays, as the prove stage runs): for each proof, the
+    declarations it read (Outcome.reads) and, of a step invariant's steps, the statements it
+    left out every time (Outcome.left_out: they set or check nothing it reads); and the
+    clauses (each proof's, and each read declaration's)."""
+
+    proofs: list[tuple[set[str], list[tuple[str, int, int]]]]
+    clauses: set[str]
+
+    @property
+    def reads(self) -> set[str]:
+        return {r for reads, _ in self.proofs for r in reads}
+
+    def holds(self, m: Mutant) -> bool:
+        """Whether a proof reads what a mutant changes: the declaration, and not within a
+        statement the proof left out."""
+        return any(
+            m.key in reads
+            and not any(
+                f.endswith(m.file) and start <= m.start and m.end <= end
+                for f, start, end in left_out
+            )
+            for reads, left_out in self.proofs
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "proofs": [
+                {"reads": sorted(r), "left_out": [list(x) for x in lo]} for r, lo in self.proofs
+            ],
+            "clauses": sorted(self.clauses, key=_clause_key),
+        }
+
+    @classmethod
+    def from_json(cls, saved: Any) -> Covered:
+        if isinstance(saved, list):  # a run saved before the declarations were counted
+            return cls([], set(saved))
+        proofs = [
+            (set(p["reads"]), [(str(f), int(a), int(b)) for f, a, b in p["left_out"]])
+            for p in saved["proofs"]
+        ]
+        return cls(proofs, set(saved["clauses"]))
+
+
+def _span(text: str) -> tuple[str, int, int]:
+    file, start, end = text.rsplit(":", 2)
+    return file, int(start), int(end)
+
+
+def covered() -> Covered:
     from referee.dsl.overlays import Choice, apply, in_force
     from referee.errors import Span
     from referee.spec import load_spec
@@ -691,8 +798,15 @@ def covered_clauses() -> set[str]:
 
     spec = load_spec()
     _, overlays = in_force(spec.sym, Choice(), lambda _: Span("<mutate>", 0, 0))
-    outcomes = prove(apply(spec.sym, overlays), spec.components.names())
-    return {c for o in outcomes for c in o.clauses}
+    outcomes = prove(
+        apply(spec.sym, overlays),
+        spec.components.names(),
+        collections=spec.components.collections,
+    )
+    proofs = [(set(o.reads), [_span(x) for x in o.left_out]) for o in outcomes]
+    cov = Covered(proofs, {c for o in outcomes for c in o.clauses})
+    cov.clauses |= {m.clause for m in mutants() if cov.holds(m)}
+    return cov
 
 
 def split(text: str) -> list[str]:
@@ -703,11 +817,13 @@ def ratio(n: int, d: int) -> str:
     return f"{n}/{d} ({100 * n / d:.0f}%)" if d else "0/0"
 
 
-def figures(results: list[Result], covered: set[str]) -> dict[str, Any]:
+def figures(results: list[Result], covered: Covered) -> dict[str, Any]:
     """The counts, and the kill ratios over the mutants the checker accepts: prove's alone
-    over those of the clauses its properties rest on, and everything's over all."""
+    over those of the declarations its proofs read, and over those of the clauses they rest
+    on; and everything's over all."""
     valid = [r for r in results if r.verdict not in ("checker", "error")]
-    in_covered = [r for r in valid if r.mutant.clause in covered]
+    in_read = [r for r in valid if covered.holds(r.mutant)]
+    in_covered = [r for r in valid if r.mutant.clause in covered.clauses]
     by_kind: dict[str, list[int]] = {}
     for r in valid:
         k = by_kind.setdefault(r.mutant.kind, [0, 0, 0])
@@ -724,6 +840,9 @@ def figures(results: list[Result], covered: set[str]) -> dict[str, Any]:
         "killed by the suite": sum(r.verdict == "suite" for r in valid),
         "timed out (killed)": sum(r.verdict == "timeout" for r in valid),
         "survived": sum(r.verdict == "survived" for r in valid),
+        "prove alone, declarations the proofs read": ratio(
+            sum(r.stages.get("prove", False) for r in in_read), len(in_read)
+        ),
         "prove alone, clauses with properties": ratio(
             sum(r.stages.get("prove", False) for r in in_covered), len(in_covered)
         ),
@@ -735,14 +854,15 @@ def figures(results: list[Result], covered: set[str]) -> dict[str, Any]:
     }
 
 
-def render_text(results: list[Result], fig: dict[str, Any], covered: set[str]) -> str:
+def render_text(results: list[Result], fig: dict[str, Any], covered: Covered) -> str:
     lines = []
     for r in results:
-        lines.append(f"#{r.mutant.id:<5} {r.verdict:<9} {r.mutant.name}  ({r.mutant.place})")
+        read = "  [read by a proof]" if covered.holds(r.mutant) else ""
+        lines.append(f"#{r.mutant.id:<5} {r.verdict:<9} {r.mutant.name}  ({r.mutant.place}){read}")
         if r.why and r.verdict != "survived":
             lines.append(f"        {r.record + ': ' if r.record else ''}{r.why}")
     lines.append("")
-    lines.append(f"clauses with properties: {', '.join(sorted(covered, key=_clause_key))}")
+    lines.append(f"clauses with properties: {', '.join(sorted(covered.clauses, key=_clause_key))}")
     lines.append(f"definitions no rule reaches, not mutated: {', '.join(left_out())}")
     for k, v in fig.items():
         if k == "by kind":
@@ -763,21 +883,25 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def render_markdown(results: list[Result], fig: dict[str, Any], covered: set[str]) -> str:
+def render_markdown(results: list[Result], fig: dict[str, Any], covered: Covered) -> str:
     """The figures, by kind, and the survivors: tables for docs/mutation.md."""
     lines = ["| figure | value |", "|---|---|"]
     for k, v in fig.items():
         if k != "by kind":
             lines.append(f"| {k} | {v} |")
-    lines.append(f"| clauses with properties | {', '.join(sorted(covered, key=_clause_key))} |")
+    clauses = ", ".join(sorted(covered.clauses, key=_clause_key))
+    lines.append(f"| clauses with properties | {clauses} |")
     lines.append(f"| definitions no rule reaches, not mutated | {', '.join(left_out())} |")
     lines += ["", "| kind | prove | prove and tests |", "|---|---|---|"]
     for kind, x in fig["by kind"].items():
         lines.append(f"| {kind} | {x['prove']} | {x['prove and tests']} |")
-    lines += ["", "| # | survivor | place |", "|---|---|---|"]
+    lines += ["", "| # | survivor | place | read by a proof |", "|---|---|---|---|"]
     for r in results:
         if r.verdict == "survived":
-            lines.append(f"| {r.mutant.id} | `{_cell(r.mutant.name)}` | {r.mutant.place} |")
+            read = "yes" if covered.holds(r.mutant) else "no"
+            lines.append(
+                f"| {r.mutant.id} | `{_cell(r.mutant.name)}` | {r.mutant.place} | {read} |"
+            )
     return "\n".join(lines)
 
 
@@ -787,6 +911,11 @@ def main(argv: list[str] | None = None) -> int:
         description="Single changes of the spec, judged by the checker, prove and the records.",
     )
     p.add_argument("--list", action="store_true", help="list the mutants chosen; judge none")
+    p.add_argument(
+        "--read",
+        action="store_true",
+        help="only the mutants of the declarations a proof reads",
+    )
     p.add_argument(
         "--clauses", default="", help="only these clauses and their sub-clauses: 7.3,7.4"
     )
@@ -812,6 +941,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--every-stage", action="store_true", help="run every stage, even after one kills"
     )
+    p.add_argument(
+        "--stages",
+        default=",".join(STAGES),
+        metavar="NAMES",
+        help="only these stages (the checker always runs): prove alone is --stages prove",
+    )
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     p.add_argument(
         "--load", type=Path, metavar="FILE", help="judge none: show a run saved with --format json"
@@ -820,14 +955,22 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     records = args.records or list(RECORDS)
     suite = split(args.suite)
+    stages = tuple(["checker", *[s for s in split(args.stages) if s != "checker"]])
     if args.judge:
-        judge(args.judge, [ROOT / r for r in records], suite, args.every_stage)
+        judge(args.judge, [ROOT / r for r in records], suite, args.every_stage, stages)
         return 0
     bad = set(split(args.kinds)) - set(KINDS)
     if bad:
         p.error(f"no such kind: {', '.join(sorted(bad))} (the kinds: {', '.join(KINDS)})")
+    bad = set(stages) - set(STAGES)
+    if bad:
+        p.error(f"no such stage: {', '.join(sorted(bad))} (the stages: {', '.join(STAGES)})")
+    every = mutants()
+    if args.read:  # before a sample is drawn: the sample is of these
+        reading = covered()
+        every = [m for m in every if reading.holds(m)]
     chosen = select(
-        mutants(),
+        every,
         split(args.clauses),
         split(args.kinds),
         [int(i) for i in split(args.ids)],
@@ -851,12 +994,12 @@ def main(argv: list[str] | None = None) -> int:
             )
             for r in saved["mutants"]
         ]
-        covered = set(saved["covered"])
-        show(args.format, loaded, covered)
+        cov = Covered.from_json(saved["covered"])
+        show(args.format, loaded, cov)
         return 0
-    covered = covered_clauses()
+    cov = covered()
     # the spec as it is must pass every stage, or a kill would say nothing of the change
-    base = run_one(UNCHANGED, records, suite, args.timeout, True)
+    base = run_one(UNCHANGED, records, suite, args.timeout, True, stages)
     if base.verdict != "survived":
         where = f"{base.record}: " if base.record else ""
         print(f"mutate: the spec as it is fails {base.verdict}: {where}{base.why}", file=sys.stderr)
@@ -864,7 +1007,8 @@ def main(argv: list[str] | None = None) -> int:
     results: list[Result] = []
     with ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
         futures = [
-            pool.submit(run_one, m, records, suite, args.timeout, args.every_stage) for m in chosen
+            pool.submit(run_one, m, records, suite, args.timeout, args.every_stage, stages)
+            for m in chosen
         ]
         for i, f in enumerate(futures, 1):
             r = f.result()
@@ -875,16 +1019,16 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
                 flush=True,
             )
-    show(args.format, results, covered)
+    show(args.format, results, cov)
     return 0
 
 
-def show(form: str, results: list[Result], covered: set[str]) -> None:
+def show(form: str, results: list[Result], covered: Covered) -> None:
     fig = figures(results, covered)
     if form == "json":
         out = {
             "figures": fig,
-            "covered": sorted(covered, key=_clause_key),
+            "covered": covered.as_json(),
             "mutants": [
                 {
                     **{k: v for k, v in asdict(r).items() if k != "mutant"},

@@ -12,6 +12,8 @@ import difflib
 from collections.abc import Callable
 from typing import Any
 
+import yaml
+
 from referee.data.source import Document, Path_, show_path
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
@@ -83,11 +85,52 @@ class Converter:
             known = d.values or sorted(self.items(d.from_data))
             return self.named(value, known, f"{t.name}", path)
         if isinstance(d, ast.RecordDecl) and d.from_data:
+            if isinstance(value, dict) or (isinstance(value, str) and value.startswith("{")):
+                return self.by_fields(value, d, path)
             index = self.items(d.from_data)
             return index[self.named(value, sorted(index), t.name, path)]
         if isinstance(d, ast.RecordDecl):
             return self.structure(value, d, path)
         raise self.problem(path, f"the spec's type '{t.name}' cannot be read from a record")
+
+    def by_fields(self, value: Any, d: ast.RecordDecl, path: Path_) -> Any:
+        """An item of data named by its fields, for items without a name (a road by its
+        ends): a mapping, or as text the way the referee shows it, ``{a: X, b: Y}``.
+        The one item whose fields have these values (``nothing`` for a field it lacks)."""
+        said = value
+        if isinstance(value, str):
+            try:
+                value = yaml.safe_load(value)
+            except yaml.YAMLError:
+                value = None
+        if not isinstance(value, dict) or not value:
+            raise self.problem(
+                path, f"expected {d.name}'s fields as {{field: value, ...}}, found {_kind(said)}"
+            )
+        names = [f.name for f in d.fields]
+        for k in value:
+            if k not in names:
+                raise self.problem(
+                    path, f"unknown field '{k}' of {d.name}", f"fields: {', '.join(names)}"
+                )
+
+        def same(item: Any, k: str, v: Any) -> bool:
+            got = item.get(k) if isinstance(item, dict) else None
+            return got == v or (got is None and v in (None, "nothing"))
+
+        found = [
+            item
+            for item in self.components.get(d.from_data, [])
+            if all(same(item, k, v) for k, v in value.items())
+        ]
+        text = ", ".join(f"{k}: {'nothing' if v is None else v}" for k, v in value.items())
+        if not found:
+            raise self.problem(path, f"no {d.name} has {text}")
+        if len(found) > 1:
+            raise self.problem(
+                path, f"{len(found)} items of {d.name} have {text}", "name more of its fields"
+            )
+        return found[0]
 
     def structure(self, value: Any, d: ast.RecordDecl, path: Path_) -> dict[str, Any]:
         if not isinstance(value, dict):

@@ -51,6 +51,11 @@ def _hex_distance(c1: Any, r1: Any, c2: Any, r2: Any) -> Any:
     return (size(dq) + size(dq + dr) + size(dr)) / 2
 
 
+def read_key(key: str, overlay: str = "") -> str:
+    """How Outcome.reads names a declaration: its key, and the overlay that put it in force."""
+    return f"{key} [{overlay}]" if overlay else key
+
+
 class Untranslatable(Exception):
     """A construct the prover cannot express (lists, state, data): the property is skipped."""
 
@@ -65,6 +70,15 @@ class Outcome:
     clauses: list[str] = field(default_factory=list)
     reason: str = ""
     how: str = ""  # a step invariant: by the standing rules, or by induction over the steps
+    # the declarations the proof read: definitions, constants, tables and routines by name,
+    # requirements and standing rules as clause/label, a procedure's steps as
+    # procedure/step[/action or trigger], a procedure's variable as procedure.variable, an
+    # overlay's exception as "except clause/label"; " [overlay]" after one an overlay put in
+    # force
+    reads: list[str] = field(default_factory=list)
+    # a step invariant: the statements of the steps it read that its proof left out each
+    # time (they set or check nothing it reads), as file:start:end
+    left_out: list[str] = field(default_factory=list)
     record: dict[str, Any] = field(default_factory=dict)  # a failing invariant's record
     written: str = ""  # where that record was written
 
@@ -94,10 +108,16 @@ class Translator:
         self.data_values = data_values
         self.sorts: dict[str, tuple[z3.SortRef, dict[str, z3.ExprRef]]] = {}
         self.used: set[str] = set()  # clauses whose definitions were translated
+        self.read: set[str] = set()  # the declarations translated (see Outcome.reads)
         self.depth = 0
         self.fresh = 0
         # what the property's domains say of its free variables (lists.py bounds sums by them)
         self.assumptions: list[Any] = []
+
+    def note(self, d: ast.Decl, key: str = "", overlay: str | None = None) -> None:
+        """A declaration the proof reads: its clause, and its name (see Outcome.reads)."""
+        self.used.add(d.clause)
+        self.read.add(read_key(key or d.name, d.overlay if overlay is None else overlay))
 
     # ------------------------------------------------------------ sorts
     def enum_sort(self, name: str) -> tuple[z3.SortRef, dict[str, z3.ExprRef]]:
@@ -150,7 +170,7 @@ class Translator:
                 return env[e.id]
             d = self.sym.values.get(e.id)
             if isinstance(d, ast.ConstDecl):
-                self.used.add(d.clause)
+                self.note(d)
                 return self.expr(d.value, {})
             raise Untranslatable(f"'{e.id}' is game state, not a definition")
         if isinstance(e, ast.Field):
@@ -216,7 +236,10 @@ class Translator:
             if name == "hex_distance" and len(args) == 4:
                 return _hex_distance(*args)
             raise Untranslatable(f"the built-in {name}")
-        self.used.add(d.clause)
+        if isinstance(d, (ast.Define, ast.TableDecl)):
+            self.note(d)
+        else:
+            self.used.add(d.clause)
         if isinstance(d, ast.Define):
             self.depth += 1
             if self.depth > MAX_INLINE:
@@ -315,9 +338,10 @@ def prove_step_invariant(
         if still_same(sym, deps):
             return replace(earlier, record=dict(earlier.record), written="")
     seen, deps = watching(sym)
-    found, used = prove_invariant(seen, data_values, collections, p, timeout_ms)
+    found, used, read, left_out = prove_invariant(seen, data_values, collections, p, timeout_ms)
     out = Outcome(p.clause, p.name, p.text, found.status)
     out.clauses = _clause_order(used | {p.clause})
+    out.reads, out.left_out = sorted(read), sorted(left_out)
     out.how = found.how if found.status != "failed" else (found.where or found.how)
     out.reason = found.reason
     if found.status == "failed":
@@ -349,6 +373,7 @@ def prove_one(
         out.status, out.reason = "skipped", f"cannot translate {err}"
         return out
     out.clauses = _clause_order(tr.used | {p.clause})
+    out.reads = sorted(tr.read)
     solver = _solver(timeout_ms, constraints, goal)
     result = solver.check()
     if result == z3.unsat:

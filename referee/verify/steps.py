@@ -38,7 +38,7 @@ import z3
 
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
-from referee.verify.prover import MAX_INLINE, Translator, Untranslatable, _enum
+from referee.verify.prover import MAX_INLINE, Translator, Untranslatable, _enum, read_key
 
 NOTHING = "nothing~"  # the absent value, one more value of every enumeration
 TEXT_NOTHING = "\x00"
@@ -102,6 +102,11 @@ class Transition:
     allow: ast.Allow | None
     body: list[ast.Stmt]
     guard: ast.Expr | None = None
+    decl: str = ""  # the declaration read, as Outcome.reads names it
+
+    def __post_init__(self) -> None:
+        if self.proc is not None and self.decl:
+            self.decl = read_key(self.decl, self.proc.overlay)
 
 
 @dataclass
@@ -188,15 +193,29 @@ def transitions(sym: Symbols) -> Iterator[Transition]:
     effect, each step's entry, each trigger."""
     for proc in sym.procedures().values():
         for step in proc.steps:
-            where = f"{proc.name}.{step.name}"
+            where, decl = f"{proc.name}.{step.name}", f"{proc.name}/{step.name}"
             if step.enter:
-                yield Transition(f"{where} (enter)", proc, None, step.enter)
+                yield Transition(f"{where} (enter)", proc, None, step.enter, decl=decl)
             for a in step.allows:
-                yield Transition(f"{where}.{a.name}", proc, a, a.effects)
+                yield Transition(f"{where}.{a.name}", proc, a, a.effects, decl=f"{decl}/{a.name}")
             for t in step.triggers:
-                yield Transition(f"{where} ({t.clause}/{t.name})", proc, None, t.body, t.cond)
+                yield Transition(
+                    f"{where} ({t.clause}/{t.name})",
+                    proc,
+                    None,
+                    t.body,
+                    t.cond,
+                    decl=f"{decl}/{t.name}",
+                )
         for t in proc.triggers:
-            yield Transition(f"{proc.name} ({t.clause}/{t.name})", proc, None, t.body, t.cond)
+            yield Transition(
+                f"{proc.name} ({t.clause}/{t.name})",
+                proc,
+                None,
+                t.body,
+                t.cond,
+                decl=f"{proc.name}/{t.name}",
+            )
 
 
 def ends_game(stmts: list[ast.Stmt]) -> bool:
@@ -232,6 +251,9 @@ class StepTranslator(Translator):
         self.standing_cells: set[str] = set()
         self.dirty = False
         self.forgotten: set[str] = set()
+        # the statements run, and those left out (file:start:end): see Outcome.left_out
+        self.kept: set[str] = set()
+        self.left_out: set[str] = set()
         self.tables: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
 
     # ------------------------------------------------------------ sorts and fresh values
@@ -403,7 +425,7 @@ class StepTranslator(Translator):
 
         if c.decl_type.name in ("list", "set"):
             assert isinstance(value, SList)
-            packed = self.pack(value, len(c.present))
+            packed = self.pack(value, len(c.present), c.decl_type.arg)
             c.present = [store(a, p) for a, (p, _) in zip(c.present, packed, strict=False)]
             c.values = [
                 store(a, self.unwrap(v)) for a, (_, v) in zip(c.values, packed, strict=False)
@@ -411,8 +433,12 @@ class StepTranslator(Translator):
         else:
             c.scalar = store(c.scalar, self.unwrap(value))
 
-    def pack(self, lst: SList, n: int) -> list[tuple[Any, Any]]:
+    def pack(self, lst: SList, n: int, elem: ast.TypeRef | None = None) -> list[tuple[Any, Any]]:
         """The list in its first n slots, present ones first (the model holds no longer one)."""
+        if not lst.slots and (lst.elem or elem) is not None:  # an empty list: no slot present
+            empty = lst.elem or elem
+            assert empty is not None
+            return [(z3.BoolVal(False), self.fresh_value(empty, "none")) for _ in range(n)]
         size = self.size(lst)
         self.assumptions.append(z3.Implies(self.guard, size <= n))
         return [(z3.IntVal(j) < size, self.at(lst, z3.IntVal(j))) for j in range(n)]
@@ -609,7 +635,7 @@ class StepTranslator(Translator):
                 self.used.add(d.clause)
                 return self.read_cell(e.id, [])
             if isinstance(d, ast.ConstDecl):
-                self.used.add(d.clause)
+                self.note(d)
                 return self.expr(d.value, {})
             raise Untranslatable(f"the name '{e.id}'")
         if isinstance(e, ast.Data):
@@ -836,6 +862,8 @@ class StepTranslator(Translator):
             names = [p.name for p in req.params] if isinstance(req, ast.Require) else []
             got = self.reads_of(st.args or [], names if st.args is None else [])
             return not (got & self.relevant)
+        if self.all_checks and isinstance(st, ast.DoStmt) and _has_check([st]):
+            return False  # its checks are the event's too
         if isinstance(st, (ast.SetStmt, ast.DoStmt)) and not (
             writes([st], self.sym) & self.relevant
         ):
@@ -856,8 +884,11 @@ class StepTranslator(Translator):
                 self.cells.pop(name, None)
 
     def stmt(self, st: ast.Stmt, env: dict[str, Any]) -> dict[str, Any]:  # noqa: C901
-        if self.sliced(st, env):
+        where = f"{st.span.file}:{st.span.start}:{st.span.end}"
+        if isinstance(st, ast.TellStmt) or self.sliced(st, env):
+            self.left_out.add(where)  # a tell changes nothing the model holds
             return env
+        self.kept.add(where)
         if isinstance(st, ast.LetStmt):
             self.let_reads = {**self.let_reads, st.name: self.reads_of([st.value], [])}
             try:
@@ -870,8 +901,6 @@ class StepTranslator(Translator):
                 self.assumptions.append(z3.Implies(self.guard, self.requirement(st, env)))
             except (Untranslatable, _UnknownUsed, *_SLIPS) as err:
                 self.missed.add(f"{st.ref}: {err}")  # left out: more is allowed, not less
-            return env
-        if isinstance(st, ast.TellStmt):
             return env
         if isinstance(st, ast.GameOverStmt):
             self.over = z3.Or(self.over, self.guard)
@@ -901,6 +930,7 @@ class StepTranslator(Translator):
                 if not isinstance(callee, ast.Routine):
                     return env  # a procedure starts: its steps are transitions of their own
                 args = [self.expr(a, env) for a in st.args]
+                self.note(callee)
                 self.depth += 1
                 if self.depth > MAX_INLINE:
                     raise Untranslatable(f"{st.name} calls itself too deeply")
@@ -947,13 +977,14 @@ class StepTranslator(Translator):
             return z3.BoolVal(True)
         req = self.sym.labels[ref]
         assert isinstance(req, ast.Require)
-        self.used.add(req.clause)
+        self.note(req, ref)
         args = st.bind(req, env, self.frame, lambda a: self.expr(a, env))
         for v in args.values():
             if isinstance(v, _Unknown):
                 raise _UnknownUsed(v.why)
         conds = [self.expr(req.cond, dict(args))]
-        for cond, _ in self.sym.exceptions.get(ref, []):
+        for cond, oid in self.sym.exceptions.get(ref, []):
+            self.read.add(read_key(f"except {ref}", oid))
             conds.append(self.expr(cond, dict(args)))
         return z3.Or(*conds)
 
@@ -1026,6 +1057,9 @@ class InvariantProver:
             ]
         )
         self.used: set[str] = set()
+        self.read: set[str] = set()  # the declarations read (see Outcome.reads)
+        self.kept: set[str] = set()  # the statements run, and those left out
+        self.left_out: set[str] = set()
 
     def translator(self) -> StepTranslator:
         return StepTranslator(self.sym, self.data_values, self.collections, self.p.within)
@@ -1072,6 +1106,7 @@ class InvariantProver:
                 domains.append(values if len(values) <= SMALL_ENUM else mine)
             for combo in itertools.product(*domains):
                 env = {prm.name: v for prm, v in zip(w.params, combo, strict=True)}
+                tr.note(w, f"{w.clause}/{w.name}")
                 try:
                     out.append(z3.Not(tr.expr(w.cond, env)))
                 except Untranslatable as err:
@@ -1097,18 +1132,28 @@ class InvariantProver:
         solver.add(goal)
         result = solver.check()
         self.used |= tr.used
+        self.read |= tr.read
+        self.kept |= tr.kept
+        self.left_out |= tr.left_out
         return result, solver
 
     def var_procedure(self) -> ast.Procedure | None:
+        """The procedure whose variables (and parameters) the invariant reads: the one that
+        declares them all and names the most of what it reads (a name may also be one the
+        invariant binds itself)."""
         procs = self.sym.procedures().values()
-        declared = {v.name for proc in procs for v in proc.vars}
-        names = {n for n in self.inv_reads if n not in self.sym.values and n in declared}
-        if not names:
+        reads = {n for n in self.inv_reads if n not in self.sym.values}
+        var_names = reads & {v.name for proc in procs for v in proc.vars}
+        if not var_names:
             return None
-        for proc in self.sym.procedures().values():
-            if names <= {v.name for v in proc.vars} | {q.name for q in proc.params}:
-                return proc
-        raise Untranslatable(f"the names {', '.join(sorted(names))}")
+        best: tuple[int, ast.Procedure] | None = None
+        for proc in procs:
+            own = {v.name for v in proc.vars} | {q.name for q in proc.params}
+            if var_names <= own and (best is None or len(reads & own) > best[0]):
+                best = (len(reads & own), proc)
+        if best is None:
+            raise Untranslatable(f"the names {', '.join(sorted(var_names))}")
+        return best[1]
 
     # ------------------------------------------------------------ the two ways
     def by_standing_rules(self) -> StepOutcome:
@@ -1136,7 +1181,7 @@ class InvariantProver:
                 entries = self.entries(tr, tr.cells)
                 model = self.simplest(tr, solver, entries, list(at.values()))
                 out.position = self.position(tr, model, entries, t.proc, step, tr.frame)
-                out.event = self.event(tr, model, t, step, {})
+                out.event = self.event(tr, model, t, step, {"by": self.actor(tr, t)})
                 out.where = t.where
         else:
             out.reason = f"z3 could not decide ({solver.reason_unknown()})"
@@ -1165,7 +1210,16 @@ class InvariantProver:
         candidates: list[tuple[Transition, bool]] = []
         if proc_of_vars is not None:
             candidates.append(
-                (Transition(f"{proc_of_vars.name} (start)", proc_of_vars, None, []), True)
+                # a procedure starts by entering its first step
+                (
+                    Transition(
+                        f"{proc_of_vars.name} (start)",
+                        proc_of_vars,
+                        None,
+                        proc_of_vars.steps[0].enter if proc_of_vars.steps else [],
+                    ),
+                    True,
+                )
             )
         candidates += [(t, False) for t in transitions(self.sym)]
         candidates.append((Transition("any event", None, None, []), False))
@@ -1205,6 +1259,10 @@ class InvariantProver:
         tr.relevant = set(self.inv_reads)
         tr.all_checks = all_checks
         self.frame_of(tr, t.proc, start)
+        if t.decl:
+            tr.read.add(t.decl)
+        if start and t.proc is not None:  # the variables' starting values
+            tr.read |= {read_key(f"{t.proc.name}.{v.name}", t.proc.overlay) for v in t.proc.vars}
         pre_frame = dict(tr.frame)
         try:
             saved_havoc, tr.havoc = tr.havoc, set()
@@ -1215,10 +1273,13 @@ class InvariantProver:
             tr.havoc = saved_havoc
             env: dict[str, Any] = {}
             if t.allow is not None:
+                env["by"] = self.actor(tr, t)
                 for prm in t.allow.params:
                     env[prm.name] = tr.param_value(prm, prm.name)
                 for ref in t.allow.requires:
                     tr.stmt(ast.CheckStmt(ref, None), env)
+            if t.allow is not None:
+                self.at_rest(tr, t)
             if t.guard is not None:
                 tr.assumptions.append(tr.expr(t.guard, {}))
             tr.run(t.body, env)
@@ -1265,17 +1326,46 @@ class InvariantProver:
             # the simplest position and event: the event may change, and the keys shown
             # with it
             fixed = self.unwritable(tr, tr.initial)
-            for _ in range(2):  # the keys shown change with the model: once more
-                model = self.simplest(
-                    tr, solver, entries + [("", [], a, b) for a, b in starts], [], fixed
-                )
-                self.look(model, [*at.values(), *env.values()])
-                entries = self.entries(tr, tr.initial)
+            shown = [*at.values(), *env.values()]
+            model = self.simplest(
+                tr, solver, entries + [("", [], a, b) for a, b in starts], [], fixed
+            )
+            # then the event and the values the invariant fails at stay as they are, and
+            # the cells at the keys they name are at their starting values where they can
+            # be, none at nothing (a record cannot give it)
+            self.look(model, shown)
+            entries = self.entries(tr, tr.initial)
+            vars_: list[tuple[str, list[str], Any, Any]] = [("", [], a, b) for a, b in starts]
+            fixed = fixed + self.statable(tr, entries + vars_)
+            model = self.simplest(tr, solver, entries + vars_, _scalars(shown), fixed, model)
             out.position = self.position(tr, model, entries, t.proc, step, pre_frame)
             if t.allow is not None:
                 out.event = self.event(tr, model, t, step, env)
         out.havoc = set(tr.missed)
         return out
+
+    def at_rest(self, tr: StepTranslator, t: Transition) -> None:
+        """Before an event the rules are at rest: its step's triggers and end conditions
+        (and its procedure's triggers) do not hold, or the step would have moved on."""
+        step = _step_of(t)
+        if step is None or t.proc is None:
+            return
+        conds = [c for c, _ in step.ends] + [g.cond for g in step.triggers + t.proc.triggers]
+        for cond in conds:
+            try:
+                tr.assumptions.append(z3.Not(tr.expr(cond, {})))
+            except (Untranslatable, *_SLIPS) as err:
+                tr.missed.add(str(err))
+
+    def actor(self, tr: StepTranslator, t: Transition) -> Any:
+        """Who plays the event (``by``): the step's actor, or any player."""
+        step = _step_of(t)
+        if step is not None and step.actor is not None:
+            with contextlib.suppress(Untranslatable, *_SLIPS):
+                return tr.expr(step.actor, {})
+        if not self.sym.players:
+            return _Unknown("the name 'by' (the game names no players)")
+        return tr.something(ast.TypeRef(self.sym.players), "by")
 
     def _maybe_fresh(self, tr: StepTranslator, name: str, fired: Any) -> None:
         d = self.sym.values[name]
@@ -1372,12 +1462,26 @@ class InvariantProver:
                     default = tr.expr(d.value, env)
                 except (Untranslatable, *_SLIPS):
                     default = None
-                out.append((name, [k for k, _ in combo], value, default))
+                shown = [
+                    self.item_text(prm.type, k) for prm, (k, _) in zip(d.params, combo, strict=True)
+                ]
+                out.append((name, shown, value, default))
         return out
+
+    def item_text(self, t: ast.TypeRef, key: str) -> str:
+        """A key as a record's position gives it: an item without a name (``#3``) by its
+        fields, as the referee shows it (``{a: X, b: Y}``)."""
+        d = self.sym.types.get(t.name)
+        if not key.startswith("#") or not (isinstance(d, ast.RecordDecl) and d.from_data):
+            return key
+        item = self.collections.get(d.from_data, [])[int(key[1:])]
+        fields = [(f.name, item.get(f.name)) for f in d.fields]
+        return "{" + ", ".join(f"{k}: {v}" for k, v in fields if v is not None) + "}"
 
     def unwritable(self, tr: StepTranslator, cells: dict[str, Cell]) -> list[Any]:
         """Each cell keyed by items without names (roads) at its starting value, for every
-        item: a record's position cannot name such a key."""
+        item: a position names such a key only by the item's fields, and reads better
+        without."""
         out = []
         for name, c in cells.items():
             d = self.sym.values[name]
@@ -1399,6 +1503,27 @@ class InvariantProver:
                         pass
         return out
 
+    def statable(
+        self, tr: StepTranslator, entries: list[tuple[str, list[str], Any, Any]]
+    ) -> list[Any]:
+        """That each value a record's position would give is not nothing (a record cannot
+        give nothing), where its starting value is not nothing either."""
+        out = []
+        for _, _, value, default in entries:
+            if default is None:
+                continue
+            try:
+                if isinstance(value, SList):
+                    parts = [z3.Implies(p, z3.Not(tr.eq(x, _NOTHING))) for p, x in value.slots]
+                    out.append(z3.Or(tr.eq(value, default), z3.And(*parts)))
+                elif isinstance(value, Item) or (
+                    isinstance(value, z3.ExprRef) and value.sort().kind() == z3.Z3_DATATYPE_SORT
+                ):
+                    out.append(z3.Or(tr.eq(value, default), z3.Not(tr.eq(value, _NOTHING))))
+            except (Untranslatable, *_SLIPS):
+                pass
+        return out
+
     def simplest(
         self,
         tr: StepTranslator,
@@ -1406,11 +1531,12 @@ class InvariantProver:
         entries: list[tuple[str, list[str], Any, Any]],
         pinned: list[Any],
         fixed: list[Any] | None = None,
+        pin_to: z3.ModelRef | None = None,
     ) -> z3.ModelRef:
         """A model that leaves as much as it can at its starting value (the values the keys
         shown were chosen by stay as they were; what a record cannot give, ``fixed``, at its
         starting value if the failure can do without)."""
-        first = solver.model()
+        first = pin_to or solver.model()
         opt = z3.Optimize()
         opt.set("rlimit", RLIMIT)  # a limit of work, not of time: the same model on any machine
         opt.add(*solver.assertions())
@@ -1449,9 +1575,10 @@ class InvariantProver:
             out["procedure"] = proc.name
             out["args"] = {q.name: self.show(model, frame[q.name]) for q in proc.params}
             out["step"] = step.name
-            out["vars"] = {
-                v.name: self.show(model, frame[v.name]) for v in proc.vars if v.name in frame
-            }
+            shown = {v.name: self.show(model, frame[v.name]) for v in proc.vars if v.name in frame}
+            # a record cannot give nothing: a variable at nothing is left out (where its
+            # starting value is something, the model keeps it something if it can)
+            out["vars"] = {k: v for k, v in shown.items() if v is not None}
         state: dict[str, Any] = {}
         for name, names, value, default in entries:
             shown = self.show(model, value)
@@ -1477,11 +1604,10 @@ class InvariantProver:
     ) -> dict[str, Any]:
         assert t.allow is not None
         fields: dict[str, Any] = {}
-        if step.actor is not None:
-            with contextlib.suppress(Untranslatable):
-                fields["by"] = self.show(model, tr.expr(step.actor, {}))
+        if not isinstance(env.get("by"), (_Unknown, type(None))):
+            fields["by"] = self.show(model, env["by"])
         for prm in t.allow.params:
-            if prm.name in env:
+            if prm.name in env and self.show(model, env[prm.name]) is not None:
                 fields[prm.name] = _clean(self.show(model, env[prm.name]))
         return {t.allow.name: fields}
 
@@ -1578,17 +1704,21 @@ def prove_invariant(
     collections: dict[str, list[dict[str, Any]]],
     p: ast.Property,
     timeout_ms: int,
-) -> tuple[StepOutcome, set[str]]:
-    """Prove a step invariant; the outcome, and the clauses the proof used."""
+) -> tuple[StepOutcome, set[str], set[str], set[str]]:
+    """Prove a step invariant; the outcome, the clauses the proof used, the declarations
+    it read (see Outcome.reads), and the statements of those it left out, every time it
+    met them (see Outcome.left_out)."""
     prover = InvariantProver(sym, data_values, collections, p, timeout_ms)
     try:
         first = prover.by_standing_rules()
-        standing_used = set(prover.used)  # the clauses of that way alone
+        # the clauses and declarations of that way alone
+        standing = set(prover.used), set(prover.read), prover.left_out - prover.kept
         if first.status == "proved":
-            return first, prover.used
+            return first, *standing
         second = prover.by_induction()
     except Untranslatable as err:
-        return StepOutcome("skipped", reason=f"cannot translate {err}"), prover.used
+        out = StepOutcome("skipped", reason=f"cannot translate {err}")
+        return out, prover.used, prover.read, prover.left_out - prover.kept
     # where the standing rules govern what the invariant reads, or the steps gave no
     # position, the standing rules' counterexample (a position, and an idle event)
     if (
@@ -1596,8 +1726,8 @@ def prove_invariant(
         and first.position
         and (not second.position or prover.inv_reads & prover.havoc_cells)
     ):
-        return first, standing_used
-    return second, prover.used
+        return first, *standing
+    return second, prover.used, prover.read, prover.left_out - prover.kept
 
 
 def record_of(p: ast.Property, found: StepOutcome) -> dict[str, Any]:
