@@ -576,10 +576,13 @@ def judge(
     suite: list[str],
     every_stage: bool,
     stages: tuple[str, ...] = ("checker", "prove", "records", "suite"),
+    every_set: bool = False,
 ) -> None:
     """Judge one mutant, printing a JSON line per stage as it ends (the parent reads them,
     and knows from the last which stage was running should the time run out). Only the
-    ``stages`` named run (the checker always does)."""
+    ``stages`` named run (the checker always does). Prove runs under the default printing and
+    overlays and, with ``every_set``, if that proves all, under every printing and overlay
+    set too, as ``referee prove --all-overlays``."""
 
     def say(**kw: Any) -> None:
         print(json.dumps(kw), flush=True)
@@ -591,6 +594,8 @@ def judge(
     say(stage="checker", killed=False)
     if "prove" in stages:
         code, out = _quiet(["prove", "--spec", str(game_dir)])
+        if code == 0 and every_set:
+            code, out = _quiet(["prove", "--spec", str(game_dir), "--all-overlays"])
         failed = [ln.strip() for ln in out.splitlines() if " failed" in ln]
         why = (failed or [_first_line(out)])[0] if code else ""
         say(stage="prove", killed=code != 0, why=why)
@@ -684,6 +689,7 @@ def run_one(
     timeout: float,
     every_stage: bool,
     stages: tuple[str, ...] = STAGES,
+    every_set: bool = False,
 ) -> Result:
     """Judge one mutant (id 0: the spec as it is) in a process of its own, under a time limit.
     The process and any it starts are one process group, ended together on time-out."""
@@ -695,6 +701,7 @@ def run_one(
         cmd += ["--suite", ",".join(suite)] if suite else []
         cmd += ["--every-stage"] if every_stage else []
         cmd += ["--stages", ",".join(stages)]
+        cmd += ["--all-overlays"] if every_set else []
         env = {
             **os.environ,
             "REFEREE_NO_CACHE": "1",
@@ -741,8 +748,9 @@ def run_one(
 
 @dataclass
 class Covered:
-    """What the spec's properties rest on, as proved on the bundled spec as it is (the
-    default printing and overlays, as the prove stage runs): for each proof, the
+    """What the spec's properties rest on, as proved on the bundled spec as it is (under
+    every printing and overlay set, or the default one alone, as the prove stage runs): for
+    each proof (each property under each set), the
     declarations it read (Outcome.reads) and, of a step invariant's steps, the statements it
     left out every time (Outcome.left_out: they set or check nothing it reads); and the
     clauses (each proof's, and each read declaration's)."""
@@ -790,19 +798,29 @@ def _span(text: str) -> tuple[str, int, int]:
     return file, int(start), int(end)
 
 
-def covered() -> Covered:
+def covered(every_set: bool = False) -> Covered:
+    """What the proofs read: under the default printing and overlays, and with ``every_set``
+    under each set ``referee prove --all-overlays`` proves (each printing, each overlay off)."""
     from referee.dsl.overlays import Choice, apply, in_force
     from referee.errors import Span
     from referee.spec import load_spec
     from referee.verify.prover import prove
 
     spec = load_spec()
-    _, overlays = in_force(spec.sym, Choice(), lambda _: Span("<mutate>", 0, 0))
-    outcomes = prove(
-        apply(spec.sym, overlays),
-        spec.components.names(),
-        collections=spec.components.collections,
-    )
+    choices = [Choice()]
+    if every_set:
+        choices += [Choice(p) for p in sorted(spec.sym.printings)]
+        choices += [Choice("", [], [o]) for o in sorted(spec.sym.overlays)]
+    outcomes = []
+    cache: dict[str, Any] = {}
+    for choice in choices:
+        _, overlays = in_force(spec.sym, choice, lambda _: Span("<mutate>", 0, 0))
+        outcomes += prove(
+            apply(spec.sym, overlays),
+            spec.components.names(),
+            collections=spec.components.collections,
+            cache=cache,
+        )
     proofs = [(set(o.reads), [_span(x) for x in o.left_out]) for o in outcomes]
     cov = Covered(proofs, {c for o in outcomes for c in o.clauses})
     cov.clauses |= {m.clause for m in mutants() if cov.holds(m)}
@@ -947,6 +965,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAMES",
         help="only these stages (the checker always runs): prove alone is --stages prove",
     )
+    p.add_argument(
+        "--all-overlays",
+        action="store_true",
+        help="a mutant the default printing and overlays prove is proved under every set too,"
+        " as `prove --all-overlays` (about 80 s more a mutant); what the proofs read is counted"
+        " under every set",
+    )
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     p.add_argument(
         "--load", type=Path, metavar="FILE", help="judge none: show a run saved with --format json"
@@ -957,7 +982,14 @@ def main(argv: list[str] | None = None) -> int:
     suite = split(args.suite)
     stages = tuple(["checker", *[s for s in split(args.stages) if s != "checker"]])
     if args.judge:
-        judge(args.judge, [ROOT / r for r in records], suite, args.every_stage, stages)
+        judge(
+            args.judge,
+            [ROOT / r for r in records],
+            suite,
+            args.every_stage,
+            stages,
+            args.all_overlays,
+        )
         return 0
     bad = set(split(args.kinds)) - set(KINDS)
     if bad:
@@ -967,7 +999,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"no such stage: {', '.join(sorted(bad))} (the stages: {', '.join(STAGES)})")
     every = mutants()
     if args.read:  # before a sample is drawn: the sample is of these
-        reading = covered()
+        reading = covered(args.all_overlays)
         every = [m for m in every if reading.holds(m)]
     chosen = select(
         every,
@@ -997,9 +1029,10 @@ def main(argv: list[str] | None = None) -> int:
         cov = Covered.from_json(saved["covered"])
         show(args.format, loaded, cov)
         return 0
-    cov = covered()
+    cov = covered(args.all_overlays)
     # the spec as it is must pass every stage, or a kill would say nothing of the change
-    base = run_one(UNCHANGED, records, suite, args.timeout, True, stages)
+    every_set = bool(args.all_overlays)
+    base = run_one(UNCHANGED, records, suite, args.timeout, True, stages, every_set)
     if base.verdict != "survived":
         where = f"{base.record}: " if base.record else ""
         print(f"mutate: the spec as it is fails {base.verdict}: {where}{base.why}", file=sys.stderr)
@@ -1007,7 +1040,9 @@ def main(argv: list[str] | None = None) -> int:
     results: list[Result] = []
     with ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
         futures = [
-            pool.submit(run_one, m, records, suite, args.timeout, args.every_stage, stages)
+            pool.submit(
+                run_one, m, records, suite, args.timeout, args.every_stage, stages, every_set
+            )
             for m in chosen
         ]
         for i, f in enumerate(futures, 1):
