@@ -11,6 +11,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import asdict, dataclass, field
 from functools import partial
+from itertools import product
+from math import prod
 from typing import Any
 
 from referee import resources
@@ -27,6 +29,7 @@ from referee.dsl.interp import (
     show,
 )
 from referee.dsl.overlays import Choice, in_force
+from referee.dsl.reads import reads
 from referee.engine import alternatives
 from referee.engine.expect import (
     ILLEGAL,
@@ -51,6 +54,10 @@ SHOWN_LINES = 50  # of those, lines shown in the text
 TOLD_LISTED = 1_000  # outcomes of one event a verdict keeps (JSON), the rest counted
 TOLD_IN_ALL = 10_000  # outcomes of all the events a verdict keeps
 TOLD_SHOWN = 100  # outcomes of one event shown in the text
+
+
+# the most keys a state whose starting value reads other state is fixed for at a position
+MAX_STARTING_KEYS = 10_000
 
 
 @dataclass
@@ -247,6 +254,7 @@ class Referee:
             return
         for name, value in (pos.get("state") or {}).items():
             self._set_state(name, value, ("position", "state", name))
+        self._fix_starting_values()
         # The callers, outermost first, stand at their steps as if they had run there.
         for i, caller in enumerate(pos.get("within") or []):
             path = ("position", "within", i)
@@ -270,6 +278,34 @@ class Referee:
         # the standing rules hold of the position as given, from the start
         self.machine.enforce()
         self.machine.settle()
+
+    def _fix_starting_values(self) -> None:
+        """A state whose starting value reads other state (a garrison: the blocks there)
+        takes it from the position as the record gives it, for every key, before anything
+        moves: computed later, when first read, it would see the state of that moment, and
+        whether an expectation read it earlier would change the verdict."""
+        for d in self.sym.values.values():
+            if not isinstance(d, ast.StateDecl) or not d.params:
+                continue
+            names = reads(d.value, self.sym) - {p.name for p in d.params}
+            if not any(isinstance(self.sym.values.get(n), ast.StateDecl) for n in names):
+                continue
+            domains = [self._every(p.type) for p in d.params]
+            if any(dom is None for dom in domains) or prod(len(dom or ()) for dom in domains) > (
+                MAX_STARTING_KEYS
+            ):
+                continue  # a key of numbers or text, or too many: computed when first read
+            for args in product(*(dom or () for dom in domains)):
+                self.interp.read_state(d, tuple(args))
+
+    def _every(self, t: ast.TypeRef) -> list[Any] | None:
+        """Every value of an enum or a data type; None for any other type."""
+        decl = self.sym.types.get(t.name)
+        if isinstance(decl, ast.EnumDecl):
+            return list(self.interp.enum_values(t.name))
+        if isinstance(decl, ast.RecordDecl) and decl.from_data:
+            return list(self.spec.components.collections.get(decl.from_data, ()))
+        return None
 
     def unset_vars_note(self) -> str:
         """The variables of the procedure a position starts in that it leaves at their

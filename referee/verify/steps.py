@@ -38,6 +38,7 @@ import z3
 
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
+from referee.dsl.reads import reads
 from referee.verify.prover import MAX_INLINE, Translator, Untranslatable, _enum, read_key
 
 NOTHING = "nothing~"  # the absent value, one more value of every enumeration
@@ -145,46 +146,6 @@ def writes(stmts: list[ast.Stmt], sym: Symbols, seen: set[str] | None = None) ->
                 out.add("*")  # a procedure it starts may write anything: its steps are
                 # transitions of their own, checked one by one
     out.discard("*")
-    return out
-
-
-def reads(e: Any, sym: Symbols, seen: set[str] | None = None) -> set[str]:
-    """The state cells (and names that may be procedure variables) an expression reads,
-    through the definitions it calls."""
-    seen = set() if seen is None else seen
-    out: set[str] = set()
-
-    def walk(x: Any) -> None:
-        if isinstance(x, ast.Name):
-            d = sym.values.get(x.id)
-            if d is None or isinstance(d, ast.StateDecl):
-                out.add(x.id)
-            elif isinstance(d, ast.ConstDecl):
-                walk(d.value)
-        elif isinstance(x, ast.Call) and isinstance(x.func, ast.Name):
-            d = sym.values.get(x.func.id)
-            if isinstance(d, ast.StateDecl):
-                out.add(x.func.id)
-            elif isinstance(d, (ast.Define, ast.TableDecl)) and x.func.id not in seen:
-                seen.add(x.func.id)
-                walk(d.body if isinstance(d, ast.Define) else [r.value for r in d.rows])
-            for a in x.args:
-                walk(a)
-        elif isinstance(x, list):
-            for i in x:
-                walk(i)
-        elif isinstance(x, ast.Expr):
-            for v in vars(x).values():
-                if isinstance(v, (ast.Expr, list)):
-                    walk(v)
-                elif isinstance(v, tuple):
-                    walk(list(v))
-        elif isinstance(x, ast.Binder):
-            walk(x.domain)
-        elif isinstance(x, tuple):
-            walk(list(x))
-
-    walk(e)
     return out
 
 
