@@ -276,12 +276,7 @@ class _Keys:
 
     def _domain(self, t: ast.TypeRef) -> dict[Any, tuple[int, Any]]:
         if t.name not in self._items:
-            decl = self.ref.sym.types.get(t.name) if t.arg is None else None
-            items: list[Any] = []
-            if isinstance(decl, ast.EnumDecl):
-                items = self.ref.interp.enum_values(t.name)
-            elif isinstance(decl, ast.RecordDecl) and decl.from_data:
-                items = list(self.ref.spec.components.collections.get(decl.from_data, ()))
+            items = (self.ref.every(t) if t.arg is None else None) or []
             self._items[t.name] = {key_of(v): (i, v) for i, v in enumerate(items)}
         return self._items[t.name]
 

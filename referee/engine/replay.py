@@ -290,7 +290,7 @@ class Referee:
             names = reads(d.value, self.sym) - {p.name for p in d.params}
             if not any(isinstance(self.sym.values.get(n), ast.StateDecl) for n in names):
                 continue
-            domains = [self._every(p.type) for p in d.params]
+            domains = [self.every(p.type) for p in d.params]
             if any(dom is None for dom in domains) or prod(len(dom or ()) for dom in domains) > (
                 MAX_STARTING_KEYS
             ):
@@ -298,7 +298,7 @@ class Referee:
             for args in product(*(dom or () for dom in domains)):
                 self.interp.read_state(d, tuple(args))
 
-    def _every(self, t: ast.TypeRef) -> list[Any] | None:
+    def every(self, t: ast.TypeRef) -> list[Any] | None:
         """Every value of an enum or a data type; None for any other type."""
         decl = self.sym.types.get(t.name)
         if isinstance(decl, ast.EnumDecl):
