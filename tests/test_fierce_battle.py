@@ -295,8 +295,8 @@ def test_a_joined_force_moves_before_the_phasing_side_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """17-1-4 (D-joined-move): a force a check joins to the East moves in the West's phase,
-    by the East, until the East ends its moves or the West moves a unit; the step's actor is
-    then the West alone."""
+    by the East, until the East ends its moves (the step's actor is then the West alone) or
+    the West moves a unit of its own (the normal movement has begun: 17-1-4 refuses)."""
     check = {"participation_check": {"by": "west", "force": "kobayakawa", "dice": [2, 2]}}
     late = {"move": {"by": "east", "unit": "kobayakawa_taisho", "path": ["0803", "0804"]}}
     path = tmp_path / "r.yaml"
@@ -317,13 +317,46 @@ def test_a_joined_force_moves_before_the_phasing_side_only(
 
     assert not judge(late).get("violations")
     ours = {"move": {"by": "west", "unit": "ishida_ashigaru_2", "path": ["0604", "0605"]}}
-    for first in ({"end_movement": {"by": "east"}}, ours):
-        first_violation = judge(first, late)["violations"][0]  # type: ignore[index]
-        assert (first_violation["index"], first_violation["clause"]) == (3, "4-1")
-        assert "it is west's turn to act" in first_violation["message"]
+    first_violation = judge({"end_movement": {"by": "east"}}, late)["violations"][0]  # type: ignore[index]
+    assert (first_violation["index"], first_violation["clause"]) == (3, "4-1")
+    assert "it is west's turn to act" in first_violation["message"]
+    first_violation = judge(ours, late)["violations"][0]  # type: ignore[index]
+    assert (first_violation["index"], first_violation["cites"]) == (3, "17-1-4/before-movement")
+    assert "ishida_ashigaru_2" in first_violation["message"]
     own = {"participation_check": {"by": "east", "force": "akaza", "dice": [2, 2]}}
     first_violation = judge(own)["violations"][0]  # type: ignore[index]
     assert (first_violation["clause"], first_violation["label"]) == ("7", "phasing")
+
+
+@pytest.mark.parametrize(
+    ("first", "verdict"),
+    [
+        (None, None),
+        ({"move": {"by": "east", "unit": "tokugawa_ashigaru_1", "path": ["0203", "0303"]}}, (3, "7-3-2/locked")),
+    ],
+    ids=["joined-force-first", "after-the-normal-movement-began"],
+)
+def test_a_joined_force_in_an_enemy_zone_moves_only_before_the_normal_movement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], first: object, verdict: object
+) -> None:
+    """D-joined-lock: Kobayakawa joins the East beside Ishida's taisho. Its taisho may move as
+    the joined force's move, before the normal movement; once an Eastern unit of the normal
+    movement has moved, 7-3-2 holds it, in an enemy zone when that movement began."""
+    record = yaml.safe_load((ROOT / "examples" / "fierce-battle" / "kobayakawa-joins.yaml").read_text())
+    move = record["events"][1]
+    move.pop("expect")
+    events = [record["events"][0], *([first] if first else []), move, {"end_movement": {"by": "east"}}]
+    path = tmp_path / "r.yaml"
+    path.write_text(yaml.safe_dump({**record, "events": events}))
+    code = main(["check", str(path), "--format", "json"])
+    out = verdict_of(capsys.readouterr().out)
+    if verdict is None:
+        assert code == 0, out.get("violations")
+        assert "D-joined-lock" in out["relied"]
+        return
+    first_violation = out["violations"][0]
+    assert code == 1
+    assert (first_violation["index"], first_violation["cites"]) == verdict
 
 
 MIXED = (

@@ -51,26 +51,6 @@ def expectation(path: Path) -> tuple[str, str, int, str]:
 # they wait on a decision or a change of the record format. strict: one that starts to pass
 # fails here, so that it is moved out of this list.
 DISAGREE: dict[str, str] = {
-    "fb-f/with-data/10-low-morale-fire-read-unshifted": (
-        "the referee cites 11/stays (the unit holds under the shifted column and may not"
-        " retreat); the reader cites 12-1, which would need the morale outcome read under both"
-        " columns, not only whether a check is due"
-    ),
-    "fb-f/with-data/13-checks-go-on-after-the-joined-force-moves": (
-        "a question of reading, open: D-joined-move lets a force joined to the phasing side"
-        " move at once but then counts its moves as the phase's, so a later participation check"
-        " is no longer at the phase's start (17-1-3); the reader holds the joined force's move"
-        " to come before the phase begins (17-1-4)"
-    ),
-    "fb-f/with-data/14-joined-force-not-locked-by-a-zone-it-was-not-in": (
-        "a question of reading, open: the referee judges 7-3-2's lock when the unit moves;"
-        " the reader takes it at the phase's beginning, when the joined force was neutral"
-        " (examples/fierce-battle/kobayakawa-joins.yaml states the referee's reading)"
-    ),
-    "fb-f/with-data/22-joined-force-moves-before-the-phasing-side": (
-        "the refusal is right but cites 4-1 (whose turn it is): the other side may not act"
-        " while joins are pending; the reader cites 17-1-4's limit"
-    ),
 }
 
 
