@@ -447,7 +447,10 @@ def test_dropped_checks_and_a_lost_discard_are_caught_and_the_move_replays(
     assert "failed: counterexample after" in line
     line = next(ln for ln in out.splitlines() if "8.7.1/losses-as-due" in ln)
     assert "failed: counterexample after battle.losses.losses" in line
-    assert "3 of 47 not proved" in out
+    # a bid's card goes nowhere either: the property after a bid sees it
+    line = next(ln for ln in out.splitlines() if "3.3/a-bid-is-paid" in ln)
+    assert "failed: counterexample after week_cycle.turn_order.bid" in line
+    assert "4 of 54 not proved" in out
     record = folder / "7.3.1-segment-used-once-printing-gmt-later.yaml"
     # the stack goes out and back along one road: under the mutated spec it may, and the
     # road is used twice
@@ -527,3 +530,70 @@ def test_a_step_invariant_of_a_small_game(
     assert "1.1/at-most-three" in out and "failed: counterexample after play.taking.take" in out
     # the position before holds three tokens of the side that takes a fourth
     assert "tokens:" in out and "- take:" in out
+
+
+def test_a_proof_reads_only_what_it_needs(spec: Spec) -> None:
+    """A step invariant's reads are what the proof needed: the checks and standing rules in
+    z3's unsat core, the lets a kept statement uses; a name bound inside a definition or a
+    quantifier is no read. No road is used twice (7.3.1) rests on the segment-once check, not
+    on the allowance a move's lets compute nor on the checks of its allowance."""
+    outcomes = prove(spec.sym, spec.components.names(), collections=spec.components.collections)
+    by = {o.cites: o for o in outcomes}
+    segment = by["7.3.1/segment-used-once"]
+    assert segment.status == "proved"
+    assert {"7.3.1/segment-once", "traversals", "road_of"} <= set(segment.reads)
+    assert not {"allowance", "7.3.3/within-allowance", "size_penalty"} & set(segment.reads)
+    # a property of the cards reads no check of the movement's allowance
+    cards = by["3.3/cards-conserved"]
+    assert cards.status == "proved"
+    assert "3.3/in-hand" in cards.reads
+    assert "7.3.3/within-allowance" not in cards.reads
+
+
+AFTER_ACTIONS = {
+    "3.3/a-bid-is-paid",
+    "3.3/a-replenishment-draws",
+    "5.1/a-deal-draws",
+    "7.1/a-cycle-counts",
+    "7.1/a-move-counts",
+    "7.2/a-muster-counts",
+    "7.3.1/every-segment-counted",
+}
+
+
+def test_properties_after_an_action_are_proved(spec: Spec) -> None:
+    outcomes = prove(spec.sym, spec.components.names(), collections=spec.components.collections)
+    after = {o.cites: o for o in outcomes if o.cites in AFTER_ACTIONS}
+    assert {c: o.status for c, o in after.items()} == dict.fromkeys(AFTER_ACTIONS, "proved")
+    assert "after each of 1 'muster' event(s)" in after["7.2/a-muster-counts"].how
+    # the battle's replenishment and the overrun's: two steps allow it
+    assert "after each of 2 'replenish' event(s)" in after["3.3/a-replenishment-draws"].how
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "failing"),
+    [
+        # a muster no longer counted: the one-muster limit would hold of a count never raised
+        ("          do arrive(active, to, blocks)\n          set musters += 1\n",
+         "          do arrive(active, to, blocks)\n", "7.2/a-muster-counts"),
+        # the first segment of a path left out of the count (take(g.path, i + 2) from i = 1)
+        ("[[take(g.path, i + 2) for i in 0..size(g.path) - 2]",
+         "[[take(g.path, i + 2) for i in 1..size(g.path) - 2]", "7.3.1/every-segment-counted"),
+    ],
+    ids=["muster-not-counted", "first-segment-not-counted"],
+)
+def test_what_an_event_leaves_undone_fails_a_property_after_its_action(
+    game_copy: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, failing: str
+) -> None:
+    """The step invariants (one muster a turn, each segment used once) still hold of a
+    count the rules stop raising; a property after the action notices, with the position and
+    the event that show it."""
+    rules = game_copy / "clauses" / "07-movement.rules"
+    text = rules.read_text()
+    assert text.count(old) == 1
+    rules.write_text(text.replace(old, new))
+    assert main(["prove", "--spec", str(game_copy)]) == 1
+    out = capsys.readouterr().out
+    failed = [ln.split()[0] for ln in out.splitlines() if "failed: counterexample" in ln]
+    assert failed == [failing]
+    assert "events:" in out and "position:" in out

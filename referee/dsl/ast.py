@@ -377,6 +377,10 @@ class Property(Decl):
     invariant: bool = False
     # the bounded model: at most this many items in a list of each type (by its name)
     within: dict[str, int] = field(default_factory=dict)
+    # a property after an action (with invariant set): it holds after every event of the
+    # action named that the rules allow, whatever the position before; it reads the event's
+    # arguments, and before(...) reads the position before the event
+    after: str = ""
 
     kind = "property"
 

@@ -58,6 +58,7 @@ class Checker:
         self.clause = ""  # the clause being checked, for usage records
         self.step_clause = ""  # the clause the step being checked names, if any
         self.players: T = ANY  # the type of `by`, the actor of an event
+        self.in_effect = False  # checking a property after an action: before(...) is known
 
     # ------------------------------------------------------------ reporting
     def error(self, span: Span, message: str, hint: str = "") -> None:
@@ -294,7 +295,31 @@ class Checker:
                         frame.setdefault(v.name, self.typeref(v.type))
                     for q in proc.params:
                         frame.setdefault(q.name, self.typeref(q.type))
-            self.expect(d.body, frame, BOOL)
+            if d.after:
+                allows = [
+                    a
+                    for proc in self.sym.procedures().values()
+                    for st in proc.steps
+                    for a in st.allows
+                    if a.name == d.after
+                ]
+                if not allows:
+                    names = {
+                        a.name
+                        for pr in self.sym.procedures().values()
+                        for st in pr.steps
+                        for a in st.allows
+                    }
+                    self.unknown(d.span, "action", d.after, sorted(names))
+                for a in allows:
+                    for q in a.params:
+                        frame.setdefault(q.name, self.typeref(q.type))
+                frame["by"] = self.players
+            self.in_effect = bool(d.after)
+            try:
+                self.expect(d.body, frame, BOOL)
+            finally:
+                self.in_effect = False
             for name in d.within:
                 if name not in self.sym.types and name not in ("int", "bool", "text"):
                     self.unknown(d.span, "type", name, sorted(self.sym.types))
@@ -775,6 +800,12 @@ class Checker:
             return self.typeref(d.type)
         if name in BUILTINS:
             return self.builtin(e, name, env)
+        if name == "before" and self.in_effect:
+            # a property after an action: the value in the position before the event
+            if len(e.args) != 1:
+                self.error(e.span, "before takes 1 argument(s)")
+                return ANY
+            return self.expr(e.args[0], env)
         self.unknown(e.func.span, "definition", name, [*self.sym.values, *BUILTINS])
         for a in e.args:
             self.expr(a, env)

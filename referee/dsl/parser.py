@@ -488,20 +488,27 @@ class _ToAst(Transformer[Token, Any]):
         meta: Meta,
         label: Token,
         text: Token,
-        invariant: dict[str, int] | None,
+        header: dict[str, int] | tuple[str, dict[str, int]] | None,
         body: ast.Expr,
     ) -> ast.Decl:
+        after, within = header if isinstance(header, tuple) else ("", header)
         return ast.Property(
             str(label),
             _unquote(text),
             body,
-            invariant=invariant is not None,
-            within=invariant or {},
+            invariant=header is not None,
+            within=within or {},
+            after=after,
             span=self.s(meta),
         )
 
     def invariant(self, meta: Meta, *bounds: tuple[str, int] | None) -> dict[str, int]:
         return dict(b for b in bounds if b is not None)
+
+    def after(
+        self, meta: Meta, action: Token, *bounds: tuple[str, int] | None
+    ) -> tuple[str, dict[str, int]]:
+        return str(action), dict(b for b in bounds if b is not None)
 
     def bound(self, meta: Meta, n: Token, name: Token) -> tuple[str, int]:
         return str(name), int(n)

@@ -149,6 +149,42 @@ def writes(stmts: list[ast.Stmt], sym: Symbols, seen: set[str] | None = None) ->
     return out
 
 
+def widen(stmts: list[ast.Stmt], names: set[str], sym: Symbols) -> set[str]:
+    """What the statements that set the given names read, and so on: the names (state cells,
+    the event's parameters, lets, loop variables) whose values may flow into them. A check
+    of one of these may decide what the event sets, so the slicing keeps it."""
+    out = set(names)
+
+    def walk(block: list[ast.Stmt], seen: frozenset[str]) -> None:
+        for st in block:
+            if isinstance(st, ast.LetStmt):
+                if st.name in out:
+                    out.update(reads([st.value], sym))
+            elif isinstance(st, ast.SetStmt):
+                if writes([st], sym) & out:
+                    out.update(reads([st.value, st.target], sym))
+            elif isinstance(st, ast.IfStmt):
+                if writes(st.then + st.orelse, sym) & out:
+                    out.update(reads([st.cond], sym))
+                walk(st.then, seen)
+                walk(st.orelse, seen)
+            elif isinstance(st, ast.ForStmt):
+                if writes(st.body, sym) & out or st.var in out:
+                    out.update(reads([st.domain], sym))
+                walk(st.body, seen)
+            elif isinstance(st, ast.DoStmt) and st.name not in seen:
+                callee = sym.actions.get(st.name)
+                if isinstance(callee, ast.Routine) and writes([st], sym) & out:
+                    out.update(reads(st.args, sym))
+                    walk(callee.body, seen | {st.name})
+
+    while True:
+        size = len(out)
+        walk(stmts, frozenset())
+        if len(out) == size:
+            return out
+
+
 def transitions(sym: Symbols) -> Iterator[Transition]:
     """Every atomic change the rules make between two events: each allowed action's
     effect, each step's entry, each trigger."""
@@ -216,6 +252,26 @@ class StepTranslator(Translator):
         self.kept: set[str] = set()
         self.left_out: set[str] = set()
         self.tables: dict[tuple[str, tuple[str, ...]], dict[str, Any]] = {}
+        # the checks and standing rules assumed, each behind an indicator: a proof reads
+        # what one of them reads only if it needs it (z3's unsat core): its indicator, the
+        # statement (file:start:end, "" for a standing rule), the declarations and clauses
+        self.tracked: list[tuple[Any, str, set[str], set[str]]] = []
+
+    def track(self, cond: Any, where: str, read: set[str], used: set[str]) -> None:
+        """Assume cond, counted as read only if the proof needs it."""
+        ind = z3.Bool(f"assumed~{len(self.tracked)}")
+        self.assumptions.append(z3.Implies(ind, cond))
+        self.tracked.append((ind, where, read, used))
+
+    @contextlib.contextmanager
+    def apart(self) -> Iterator[tuple[set[str], set[str]]]:
+        """What is translated inside is noted apart: the declarations and clauses it reads."""
+        saved = self.read, self.used
+        self.read, self.used = set(), set()
+        try:
+            yield self.read, self.used
+        finally:
+            self.read, self.used = saved
 
     # ------------------------------------------------------------ sorts and fresh values
     def enum_sort(self, name: str) -> tuple[z3.SortRef, dict[str, z3.ExprRef]]:
@@ -318,7 +374,26 @@ class StepTranslator(Translator):
         raise Untranslatable(f"nothing as a value of type {t}")
 
     # ------------------------------------------------------------ state cells
+    # A property after an action reads the position before the event through before(...):
+    # the cells as that position had them (self.initial) and the procedure's variables then.
+    before_mode = False
+    before_frame: dict[str, Any] | None = None
+
     def cell(self, name: str) -> Cell:
+        if self.before_mode:
+            if name not in self.initial:
+                self.before_mode = False
+                try:
+                    self.cell(name)  # untouched by the event: the same cell before and after
+                finally:
+                    self.before_mode = True
+            if name not in self.initial:  # forgotten: the event's writes are unknown
+                d = self.sym.values[name]
+                assert isinstance(d, ast.StateDecl)
+                self.initial[name] = self.fresh_cell(
+                    name, d.type, [self.sort_of(p.type) for p in d.params]
+                )
+            return self.initial[name]
         if name not in self.cells:
             d = self.sym.values[name]
             assert isinstance(d, ast.StateDecl)
@@ -350,7 +425,9 @@ class StepTranslator(Translator):
         return c
 
     def read_cell(self, name: str, args: list[Any]) -> Any:
-        if name in self.havoc or (self.dirty and name in self.standing_cells):
+        if not self.before_mode and (
+            name in self.havoc or (self.dirty and name in self.standing_cells)
+        ):
             d = self.sym.values[name]
             assert isinstance(d, ast.StateDecl)
             return self.fresh_value(d.type, f"{name}?")
@@ -588,6 +665,7 @@ class StepTranslator(Translator):
             if e.id in env:
                 if isinstance(env[e.id], _Unknown):
                     raise Untranslatable(env[e.id].why)
+                self.let_used(e.id)
                 return env[e.id]
             if e.id in self.frame:
                 return self.frame[e.id]
@@ -735,6 +813,16 @@ class StepTranslator(Translator):
         assert isinstance(e.func, ast.Name)
         name = e.func.id
         d = self.sym.values.get(name)
+        if d is None and name == "before" and len(e.args) == 1:
+            if self.before_frame is None:
+                raise Untranslatable("before(...) outside a property after an action")
+            saved, self.frame = self.frame, self.before_frame
+            self.before_mode = True
+            try:
+                return self.expr(e.args[0], env)
+            finally:
+                self.before_mode = False
+                self.frame = saved
         if isinstance(d, ast.StateDecl):
             self.used.add(d.clause)
             return self.read_cell(name, [self.expr(a, env) for a in e.args])
@@ -804,6 +892,15 @@ class StepTranslator(Translator):
     relevant: set[str] | None = None  # when given: what the statements kept may read or set
     all_checks = False  # every check is kept (a counterexample's event is then legal)
     let_reads: dict[str, set[str]] = {}
+    # a `let`'s name: the declarations and clauses its translation read, counted as read
+    # (self.read, self.used) only when a statement kept uses the name
+    let_notes: dict[str, tuple[set[str], set[str]]] = {}
+
+    def let_used(self, name: str) -> None:
+        notes = self.let_notes.get(name)
+        if notes is not None:
+            self.read |= notes[0]
+            self.used |= notes[1]
 
     def reads_of(self, exprs: list[ast.Expr], env_names: list[str]) -> set[str]:
         out = reads(exprs, self.sym)
@@ -852,16 +949,24 @@ class StepTranslator(Translator):
         self.kept.add(where)
         if isinstance(st, ast.LetStmt):
             self.let_reads = {**self.let_reads, st.name: self.reads_of([st.value], [])}
-            try:
-                return {**env, st.name: self.expr(st.value, env)}
-            except (Untranslatable, *_SLIPS) as err:
-                self.missed.add(str(err))
-                return {**env, st.name: _Unknown(str(err))}
+            # what its translation reads counts once a statement kept uses the name
+            with self.apart() as notes:
+                try:
+                    return {**env, st.name: self.expr(st.value, env)}
+                except (Untranslatable, *_SLIPS) as err:
+                    self.missed.add(str(err))
+                    return {**env, st.name: _Unknown(str(err))}
+                finally:
+                    self.let_notes = {**self.let_notes, st.name: notes}
         if isinstance(st, ast.CheckStmt):
-            try:
-                self.assumptions.append(z3.Implies(self.guard, self.requirement(st, env)))
-            except (Untranslatable, _UnknownUsed, *_SLIPS) as err:
-                self.missed.add(f"{st.ref}: {err}")  # left out: more is allowed, not less
+            self.kept.discard(where)  # a check counts as kept if the proof needs it
+            with self.apart() as (read, used):
+                try:
+                    cond = z3.Implies(self.guard, self.requirement(st, env))
+                except (Untranslatable, _UnknownUsed, *_SLIPS) as err:
+                    self.missed.add(f"{st.ref}: {err}")  # left out: more is allowed, not less
+                    return env
+            self.track(cond, where, read, used)
             return env
         if isinstance(st, ast.GameOverStmt):
             self.over = z3.Or(self.over, self.guard)
@@ -895,12 +1000,14 @@ class StepTranslator(Translator):
                 self.depth += 1
                 if self.depth > MAX_INLINE:
                     raise Untranslatable(f"{st.name} calls itself too deeply")
+                outer, self.let_notes = self.let_notes, {}
                 try:
                     self.run(
                         callee.body, {p.name: a for p, a in zip(callee.params, args, strict=True)}
                     )
                 finally:
                     self.depth -= 1
+                    self.let_notes = outer
         except (Untranslatable, _UnknownUsed, *_SLIPS) as err:
             # what it may write is unknown from here on
             self.missed.add(str(err))
@@ -940,6 +1047,10 @@ class StepTranslator(Translator):
         assert isinstance(req, ast.Require)
         self.note(req, ref)
         args = st.bind(req, env, self.frame, lambda a: self.expr(a, env))
+        if st.args is None:
+            for p in req.params:
+                if p.name in env:
+                    self.let_used(p.name)
         for v in args.values():
             if isinstance(v, _Unknown):
                 raise _UnknownUsed(v.why)
@@ -1067,12 +1178,14 @@ class InvariantProver:
                 domains.append(values if len(values) <= SMALL_ENUM else mine)
             for combo in itertools.product(*domains):
                 env = {prm.name: v for prm, v in zip(w.params, combo, strict=True)}
-                tr.note(w, f"{w.clause}/{w.name}")
-                try:
-                    out.append(z3.Not(tr.expr(w.cond, env)))
-                except Untranslatable as err:
-                    tr.missed.add(f"{w.clause}/{w.name}: {err}")
-                    break
+                with tr.apart() as (read, used):
+                    tr.note(w, f"{w.clause}/{w.name}")
+                    try:
+                        cond = z3.Not(tr.expr(w.cond, env))
+                    except Untranslatable as err:
+                        tr.missed.add(f"{w.clause}/{w.name}: {err}")
+                        break
+                tr.track(cond, "", read, used)
         return z3.And(*out)
 
     def frame_of(self, tr: StepTranslator, proc: ast.Procedure | None, initial: bool) -> None:
@@ -1087,11 +1200,27 @@ class InvariantProver:
             tr.frame[v.name] = tr.expr(v.value, {}) if initial else tr.fresh_value(v.type, v.name)
 
     def solve(self, tr: StepTranslator, goal: Any) -> tuple[Any, z3.Solver]:
+        """Whether the goal (a counterexample) can hold. Proved, the checks and standing
+        rules the proof did not need (outside z3's unsat core) count as left out."""
         solver = z3.Solver()
         solver.set("timeout", self.timeout_ms)
+        solver.set("core.minimize", True)
         solver.add(*tr.assumptions)
         solver.add(goal)
-        result = solver.check()
+        indicators = [t[0] for t in tr.tracked]
+        result = solver.check(*indicators)
+        needed = {str(c) for c in solver.unsat_core()} if result == z3.unsat else None
+        if result != z3.unsat:
+            solver.add(*indicators)  # the model that follows assumes every one
+            result = solver.check()
+        for ind, where, read, used in tr.tracked:
+            if needed is None or str(ind) in needed:
+                tr.read |= read
+                tr.used |= used
+                if where:
+                    tr.kept.add(where)
+            elif where:
+                tr.left_out.add(where)
         self.used |= tr.used
         self.read |= tr.read
         self.kept |= tr.kept
@@ -1214,10 +1343,31 @@ class InvariantProver:
             return worst
         return StepOutcome("proved", f"by induction over {checked} transition(s)")
 
+    def by_effect(self) -> StepOutcome:
+        """A property after an action: every event of it the rules allow, from any position
+        at rest, leaves a position where the property holds of the event and the position
+        before."""
+        checked = 0
+        worst: StepOutcome | None = None
+        for t in transitions(self.sym):
+            if t.allow is None or t.allow.name != self.p.after:
+                continue
+            checked += 1
+            out = self.one_transition(t, False)
+            if out.status == "failed":
+                out = self.one_transition(t, False, all_checks=True)
+            if out.status == "failed":
+                return out
+            if out.status == "skipped":
+                worst = out
+        if not checked:
+            return StepOutcome("skipped", reason=f"no step allows '{self.p.after}'")
+        return worst or StepOutcome("proved", f"after each of {checked} '{self.p.after}' event(s)")
+
     def one_transition(self, t: Transition, start: bool, all_checks: bool = False) -> StepOutcome:
         tr = self.translator()
         tr.standing_cells = set(self.havoc_cells)
-        tr.relevant = set(self.inv_reads)
+        tr.relevant = widen(t.body, set(self.inv_reads), self.sym)
         tr.all_checks = all_checks
         self.frame_of(tr, t.proc, start)
         if t.decl:
@@ -1225,11 +1375,12 @@ class InvariantProver:
         if start and t.proc is not None:  # the variables' starting values
             tr.read |= {read_key(f"{t.proc.name}.{v.name}", t.proc.overlay) for v in t.proc.vars}
         pre_frame = dict(tr.frame)
+        effect = bool(self.p.after)
         try:
             saved_havoc, tr.havoc = tr.havoc, set()
-            at, member = self.skolems(tr)
+            at, member = ({}, z3.BoolVal(True)) if effect else self.skolems(tr)
             tr.assumptions.append(member)
-            if not start:  # the invariant, before, at the same values
+            if not start and not effect:  # the invariant, before, at the same values
                 tr.assumptions.append(self.holds(tr, at))
             tr.havoc = saved_havoc
             env: dict[str, Any] = {}
@@ -1260,7 +1411,11 @@ class InvariantProver:
                             tr.cells.pop(name, None)
             tr.havoc, tr.dirty = set(), False  # the position after, at rest
             quiet = self.quiescent(tr, at)
-            after = self.holds(tr, at)
+            if effect:  # of the event, and of the position before it
+                tr.before_frame = pre_frame
+                after = tr.expr(self.p.body, env)
+            else:
+                after = self.holds(tr, at)
         except (Untranslatable, *_SLIPS) as err:
             return StepOutcome("skipped", reason=f"cannot translate {err} (in {t.where})")
         goal = z3.And(z3.Not(tr.over), quiet, z3.Not(after))
@@ -1670,6 +1825,12 @@ def prove_invariant(
     it read (see Outcome.reads), and the statements of those it left out, every time it
     met them (see Outcome.left_out)."""
     prover = InvariantProver(sym, data_values, collections, p, timeout_ms)
+    if p.after:
+        try:
+            found = prover.by_effect()
+        except Untranslatable as err:
+            found = StepOutcome("skipped", reason=f"cannot translate {err}")
+        return found, prover.used, prover.read, prover.left_out - prover.kept
     try:
         first = prover.by_standing_rules()
         # the clauses and declarations of that way alone
@@ -1702,7 +1863,9 @@ def record_of(p: ast.Property, found: StepOutcome) -> dict[str, Any]:
         record["position"] = found.position
     event = dict(found.event)
     source = " ".join(_source(p.body).split())
-    if event and source:
+    # a property after an action reads the position before the event, which an expect:
+    # cannot state: the record gives the position and the event, the property says the rest
+    if event and source and not p.after:
         name = next(iter(event))
         event["expect"] = {source: True}
         del name
