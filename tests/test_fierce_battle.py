@@ -295,8 +295,8 @@ def test_a_joined_force_moves_before_the_phasing_side_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """17-1-4 (D-joined-move): a force a check joins to the East moves in the West's phase,
-    by the East, until the East ends its moves (the step's actor is then the West alone) or
-    the West moves a unit of its own (the normal movement has begun: 17-1-4 refuses)."""
+    by the East, until the East ends its moves or the West moves a unit of its own (the
+    normal movement has begun): 17-1-4 refuses either late move."""
     check = {"participation_check": {"by": "west", "force": "kobayakawa", "dice": [2, 2]}}
     late = {"move": {"by": "east", "unit": "kobayakawa_taisho", "path": ["0803", "0804"]}}
     path = tmp_path / "r.yaml"
@@ -318,8 +318,8 @@ def test_a_joined_force_moves_before_the_phasing_side_only(
     assert not judge(late).get("violations")
     ours = {"move": {"by": "west", "unit": "ishida_ashigaru_2", "path": ["0604", "0605"]}}
     first_violation = judge({"end_movement": {"by": "east"}}, late)["violations"][0]  # type: ignore[index]
-    assert (first_violation["index"], first_violation["clause"]) == (3, "4-1")
-    assert "it is west's turn to act" in first_violation["message"]
+    assert (first_violation["index"], first_violation["cites"]) == (3, "17-1-4/still-moving")
+    assert "end_movement" in first_violation["message"]
     first_violation = judge(ours, late)["violations"][0]  # type: ignore[index]
     assert (first_violation["index"], first_violation["cites"]) == (3, "17-1-4/before-movement")
     assert "ishida_ashigaru_2" in first_violation["message"]

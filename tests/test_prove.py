@@ -554,10 +554,13 @@ AFTER_ACTIONS = {
     "3.3/a-bid-is-paid",
     "3.3/a-replenishment-draws",
     "5.1/a-deal-draws",
+    "6.2/reinforcement-as-told",
+    "7.1/movement-is-paid",
     "7.1/a-cycle-counts",
     "7.1/a-move-counts",
     "7.2/a-muster-counts",
     "7.3.1/every-segment-counted",
+    "9.3/mori-is-paid",
 }
 
 
