@@ -151,15 +151,19 @@ def writes(stmts: list[ast.Stmt], sym: Symbols, seen: set[str] | None = None) ->
 
 def widen(stmts: list[ast.Stmt], names: set[str], sym: Symbols) -> set[str]:
     """What the statements that set the given names read, and so on: the names (state cells,
-    the event's parameters, lets, loop variables) whose values may flow into them. A check
-    of one of these may decide what the event sets, so the slicing keeps it."""
+    the event's parameters, lets, loop variables) whose values may flow into them, and the
+    lets and loop variables that flow from those. A check of one of these may decide what the
+    event sets, so the slicing keeps it (z3's unsat core then tells the ones the proof used)."""
     out = set(names)
 
     def walk(block: list[ast.Stmt], seen: frozenset[str]) -> None:
         for st in block:
             if isinstance(st, ast.LetStmt):
+                value = reads([st.value], sym)
                 if st.name in out:
-                    out.update(reads([st.value], sym))
+                    out.update(value)
+                elif value & out:  # a name for what flows from them: a check of it decides
+                    out.add(st.name)
             elif isinstance(st, ast.SetStmt):
                 if writes([st], sym) & out:
                     out.update(reads([st.value, st.target], sym))
@@ -169,8 +173,11 @@ def widen(stmts: list[ast.Stmt], names: set[str], sym: Symbols) -> set[str]:
                 walk(st.then, seen)
                 walk(st.orelse, seen)
             elif isinstance(st, ast.ForStmt):
+                domain = reads([st.domain], sym)
                 if writes(st.body, sym) & out or st.var in out:
-                    out.update(reads([st.domain], sym))
+                    out.update(domain)
+                if domain & out:  # each item of a list that flows into them
+                    out.add(st.var)
                 walk(st.body, seen)
             elif isinstance(st, ast.DoStmt) and st.name not in seen:
                 callee = sym.actions.get(st.name)
