@@ -332,7 +332,10 @@ def test_a_joined_force_moves_before_the_phasing_side_only(
     ("first", "verdict"),
     [
         (None, None),
-        ({"move": {"by": "east", "unit": "tokugawa_ashigaru_1", "path": ["0203", "0303"]}}, (3, "7-3-2/locked")),
+        (
+            {"move": {"by": "east", "unit": "tokugawa_ashigaru_1", "path": ["0203", "0303"]}},
+            (3, "7-3-2/locked"),
+        ),
     ],
     ids=["joined-force-first", "after-the-normal-movement-began"],
 )
@@ -342,10 +345,17 @@ def test_a_joined_force_in_an_enemy_zone_moves_only_before_the_normal_movement(
     """D-joined-lock: Kobayakawa joins the East beside Ishida's taisho. Its taisho may move as
     the joined force's move, before the normal movement; once an Eastern unit of the normal
     movement has moved, 7-3-2 holds it, in an enemy zone when that movement began."""
-    record = yaml.safe_load((ROOT / "examples" / "fierce-battle" / "kobayakawa-joins.yaml").read_text())
+    record = yaml.safe_load(
+        (ROOT / "examples" / "fierce-battle" / "kobayakawa-joins.yaml").read_text()
+    )
     move = record["events"][1]
     move.pop("expect")
-    events = [record["events"][0], *([first] if first else []), move, {"end_movement": {"by": "east"}}]
+    events = [
+        record["events"][0],
+        *([first] if first else []),
+        move,
+        {"end_movement": {"by": "east"}},
+    ]
     path = tmp_path / "r.yaml"
     path.write_text(yaml.safe_dump({**record, "events": events}))
     code = main(["check", str(path), "--format", "json"])

@@ -577,11 +577,17 @@ def test_properties_after_an_action_are_proved(spec: Spec) -> None:
     ("old", "new", "failing"),
     [
         # a muster no longer counted: the one-muster limit would hold of a count never raised
-        ("          do arrive(active, to, blocks)\n          set musters += 1\n",
-         "          do arrive(active, to, blocks)\n", "7.2/a-muster-counts"),
+        (
+            "          do arrive(active, to, blocks)\n          set musters += 1\n",
+            "          do arrive(active, to, blocks)\n",
+            "7.2/a-muster-counts",
+        ),
         # the first segment of a path left out of the count (take(g.path, i + 2) from i = 1)
-        ("[[take(g.path, i + 2) for i in 0..size(g.path) - 2]",
-         "[[take(g.path, i + 2) for i in 1..size(g.path) - 2]", "7.3.1/every-segment-counted"),
+        (
+            "[[take(g.path, i + 2) for i in 0..size(g.path) - 2]",
+            "[[take(g.path, i + 2) for i in 1..size(g.path) - 2]",
+            "7.3.1/every-segment-counted",
+        ),
     ],
     ids=["muster-not-counted", "first-segment-not-counted"],
 )

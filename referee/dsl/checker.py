@@ -296,21 +296,15 @@ class Checker:
                     for q in proc.params:
                         frame.setdefault(q.name, self.typeref(q.type))
             if d.after:
-                allows = [
+                every = [
                     a
                     for proc in self.sym.procedures().values()
                     for st in proc.steps
                     for a in st.allows
-                    if a.name == d.after
                 ]
+                allows = [a for a in every if a.name == d.after]
                 if not allows:
-                    names = {
-                        a.name
-                        for pr in self.sym.procedures().values()
-                        for st in pr.steps
-                        for a in st.allows
-                    }
-                    self.unknown(d.span, "action", d.after, sorted(names))
+                    self.unknown(d.span, "action", d.after, sorted({a.name for a in every}))
                 for a in allows:
                     for q in a.params:
                         frame.setdefault(q.name, self.typeref(q.type))

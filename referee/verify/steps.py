@@ -953,7 +953,8 @@ class StepTranslator(Translator):
         if isinstance(st, ast.TellStmt) or self.sliced(st, env):
             self.left_out.add(where)  # a tell changes nothing the model holds
             return env
-        self.kept.add(where)
+        if not isinstance(st, ast.CheckStmt):  # a check counts as kept if the proof needs it
+            self.kept.add(where)
         if isinstance(st, ast.LetStmt):
             self.let_reads = {**self.let_reads, st.name: self.reads_of([st.value], [])}
             # what its translation reads counts once a statement kept uses the name
@@ -966,7 +967,6 @@ class StepTranslator(Translator):
                 finally:
                     self.let_notes = {**self.let_notes, st.name: notes}
         if isinstance(st, ast.CheckStmt):
-            self.kept.discard(where)  # a check counts as kept if the proof needs it
             with self.apart() as (read, used):
                 try:
                     cond = z3.Implies(self.guard, self.requirement(st, env))
@@ -1171,10 +1171,10 @@ class InvariantProver:
             return tr.expr(body.body, env)
         return tr.expr(body, {})
 
-    def quiescent(self, tr: StepTranslator, at: dict[str, Any] | None = None) -> Any:
-        """No standing rule is due, at each combination of its parameters' values (a big
-        enumeration only at the invariant's own constants of its type: assuming less)."""
-        out = []
+    def quiescent(self, tr: StepTranslator, at: dict[str, Any] | None = None) -> None:
+        """Assume no standing rule is due, at each combination of its parameters' values (a
+        big enumeration only at the invariant's own constants of its type: assuming less),
+        each behind an indicator of its own (see StepTranslator.track)."""
         at = at or {}
         for w in self.sym.standing:
             domains = []
@@ -1193,7 +1193,6 @@ class InvariantProver:
                         tr.missed.add(f"{w.clause}/{w.name}: {err}")
                         break
                 tr.track(cond, "", read, used)
-        return z3.And(*out)
 
     def frame_of(self, tr: StepTranslator, proc: ast.Procedure | None, initial: bool) -> None:
         tr.frame, tr.frame_types = {}, {}
@@ -1259,7 +1258,8 @@ class InvariantProver:
         if proc is not None:
             return StepOutcome("failed", "standing rules")
         at, member = self.skolems(tr)
-        goal = z3.And(member, self.quiescent(tr, at), z3.Not(self.holds(tr, at)))
+        self.quiescent(tr, at)
+        goal = z3.And(member, z3.Not(self.holds(tr, at)))
         # the event a counterexample shows, in its procedure as it starts
         event = self.idle_event()
         if event is not None:
@@ -1417,7 +1417,7 @@ class InvariantProver:
                         if name in self.sym.values:
                             tr.cells.pop(name, None)
             tr.havoc, tr.dirty = set(), False  # the position after, at rest
-            quiet = self.quiescent(tr, at)
+            self.quiescent(tr, at)
             if effect:  # of the event, and of the position before it
                 tr.before_frame = pre_frame
                 after = tr.expr(self.p.body, env)
@@ -1425,7 +1425,7 @@ class InvariantProver:
                 after = self.holds(tr, at)
         except (Untranslatable, *_SLIPS) as err:
             return StepOutcome("skipped", reason=f"cannot translate {err} (in {t.where})")
-        goal = z3.And(z3.Not(tr.over), quiet, z3.Not(after))
+        goal = z3.And(z3.Not(tr.over), z3.Not(after))
         result, solver = self.solve(tr, goal)
         if result == z3.unsat:
             return StepOutcome("proved")
