@@ -25,6 +25,7 @@ from referee import __version__, cache, resources
 from referee import render as pictures
 from referee.data.limits import read_text
 from referee.data.walk import Skipped
+from referee.dsl import ast
 from referee.dsl.coverage import Coverage
 from referee.dsl.overlays import Choice, apply, in_force
 from referee.engine.batch import Result, check_many, expand, render_summary, summary
@@ -500,6 +501,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="write each failing step invariant's counterexample there, as a record file",
     )
+    p.add_argument(
+        "--property",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="prove only this property (clause/label), or a clause's properties (repeatable)",
+    )
     _common(p)
     p.set_defaults(run=cmd_prove)
 
@@ -895,6 +903,15 @@ def _positive_seconds(text: str) -> float:
 def cmd_prove(args: argparse.Namespace) -> int:
     spec = _load(args)
     names = spec.components.names()
+    props = [d for d in spec.sym.labels.values() if isinstance(d, ast.Property)]
+    known = {f"{d.clause}/{d.name}" for d in props} | {d.clause for d in props}
+    unknown = [i for i in args.property if i not in known]
+    if unknown:
+        return _usage(
+            args,
+            f"no property {unknown[0]!r}: name one as clause/label, or a clause that"
+            " declares properties (referee clauses lists them)",
+        )
     runs: list[tuple[str, Choice]] = []
     if args.all_overlays:
         runs = [(f"printing {p}", Choice(p)) for p in sorted(spec.sym.printings)]
@@ -913,6 +930,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
             int(args.timeout * 1000),
             collections=spec.components.collections,
             cache=cache,
+            only=set(args.property),
         )
         head = title or f"printing {printing}"
         where = f" ({head})" if len(runs) > 1 else ""

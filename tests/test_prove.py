@@ -9,7 +9,7 @@ import pytest
 
 from referee.cli import main
 from referee.spec import Spec
-from referee.verify.prover import prove
+from referee.verify.prover import Outcome, prove
 from tests.referee_helpers import output
 
 # The properties the project promises (issue "Proving the rules"), by clause and label: each
@@ -282,7 +282,8 @@ def test_a_mutated_rule_is_caught(
     text = rules.read_text()
     assert text.count(good) == 1
     rules.write_text(text.replace(good, bad))
-    assert main(["prove", "--spec", str(game_copy), "--format", "json"]) == 1
+    only = [f"--property={c}" for c in sorted(caught)]
+    assert main(["prove", "--spec", str(game_copy), "--format", "json", *only]) == 1
     props = {
         f"{p['clause']}/{p['label']}": p
         for p in output(capsys.readouterr().out)["runs"][0]["properties"]
@@ -450,7 +451,7 @@ def test_dropped_checks_and_a_lost_discard_are_caught_and_the_move_replays(
     # a bid's card goes nowhere either: the property after a bid sees it
     line = next(ln for ln in out.splitlines() if "3.3/a-bid-is-paid" in ln)
     assert "failed: counterexample after week_cycle.turn_order.bid" in line
-    assert "4 of 57 not proved" in out
+    assert "4 of 68 not proved" in out
     record = folder / "7.3.1-segment-used-once-printing-gmt-later.yaml"
     # the stack goes out and back along one road: under the mutated spec it may, and the
     # road is used twice
@@ -559,15 +560,24 @@ AFTER_ACTIONS = {
     "7.1/a-cycle-counts",
     "7.1/a-move-counts",
     "7.2/a-muster-counts",
+    "7.2/muster-as-told",
     "7.3.1/every-segment-counted",
+    "7.3.1/moved-where-they-end",
+    "4.2/moves-claim",
     "9.3/mori-is-paid",
 }
 
 
-def test_properties_after_an_action_are_proved(spec: Spec) -> None:
+def proved(spec: Spec, names: set[str]) -> dict[str, Outcome]:
+    """The outcomes of the properties named, each of which must be proved."""
     outcomes = prove(spec.sym, spec.components.names(), collections=spec.components.collections)
-    after = {o.cites: o for o in outcomes if o.cites in AFTER_ACTIONS}
-    assert {c: o.status for c, o in after.items()} == dict.fromkeys(AFTER_ACTIONS, "proved")
+    got = {o.cites: o for o in outcomes if o.cites in names}
+    assert {c: o.status for c, o in got.items()} == dict.fromkeys(names, "proved")
+    return got
+
+
+def test_properties_after_an_action_are_proved(spec: Spec) -> None:
+    after = proved(spec, AFTER_ACTIONS)
     assert "after each of 1 'muster' event(s)" in after["7.2/a-muster-counts"].how
     # the battle's replenishment and the overrun's: two steps allow it
     assert "after each of 2 'replenish' event(s)" in after["3.3/a-replenishment-draws"].how
@@ -606,3 +616,203 @@ def test_what_an_event_leaves_undone_fails_a_property_after_its_action(
     failed = [ln.split()[0] for ln in out.splitlines() if "failed: counterexample" in ln]
     assert failed == [failing]
     assert "events:" in out and "position:" in out
+
+
+# The properties that an action is allowed: a case the rules must let through.
+ALLOWED = {
+    "6.3/a-bid-is-allowed",
+    "7.1/limited-for-a-card",
+    "7.1/a-cycle-is-allowed",
+    "7.2/a-muster-is-allowed",
+    "7.3.1/a-step-is-allowed",
+}
+
+
+def test_properties_that_an_action_is_allowed_are_proved(spec: Spec) -> None:
+    allowed = proved(spec, ALLOWED)
+    assert "each of 1 'move' event(s) allowed" in allowed["7.3.1/a-step-is-allowed"].how
+
+
+# Rules made stricter, each failing one property that an action is allowed: (the file, the
+# text, its stricter form, the property, the check that refuses its event).
+STRICTER = [
+    # every move refused: a path's steps compared with themselves, never adjacent
+    (
+        "clauses/07-movement.rules",
+        "(forall i in 0..size(path) - 2: adjacent(path[i], path[i + 1]))",
+        "(forall i in 0..size(path) - 2: adjacent(path[i], path[i]))",
+        "7.3.1/a-step-is-allowed",
+        "7.3.1/along-roads",
+    ),
+    # a muster only where the mon's colour is the other side's
+    (
+        "clauses/07-movement.rules",
+        "exists m in recruitment_marks(at): side_of(m.colour) == s\n",
+        "exists m in recruitment_marks(at): side_of(m.colour) != s\n",
+        "7.2/a-muster-is-allowed",
+        "7.2/friendly-recruitment",
+    ),
+    # the second bid must be the lower
+    (
+        "clauses/06-weekly.rules",
+        "(a: card, b: card): a.bid != b.bid",
+        "(a: card, b: card): a.bid > b.bid",
+        "6.3/a-bid-is-allowed",
+        "6.3/no-tie",
+    ),
+]
+
+
+def test_a_stricter_rule_fails_a_property_that_an_action_is_allowed(
+    game_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every invariant and property after an action still holds of a rule made stricter (it
+    allows less); a property that an action is allowed fails, and `referee check` refuses its
+    event, citing the check. One copy of the spec, three changes, one run of prove."""
+    for file, old, new, _, _ in STRICTER:
+        rules = game_copy / file
+        text = rules.read_text()
+        assert text.count(old) == 1
+        rules.write_text(text.replace(old, new))
+    folder = tmp_path / "cx"
+    assert main(["prove", "--spec", str(game_copy), "--counterexample-dir", str(folder)]) == 1
+    out = capsys.readouterr().out
+    failed = [ln.split()[0] for ln in out.splitlines() if "failed: counterexample" in ln]
+    assert sorted(failed) == sorted(m[3] for m in STRICTER)
+    for _, _, _, failing, cited in STRICTER:
+        record = folder / f"{failing.replace('/', '-')}-printing-gmt-later.yaml"
+        assert main(["check", "--spec", str(game_copy), str(record)]) == 1
+        replay = capsys.readouterr().out
+        assert f"is illegal: {cited} " in replay, replay
+
+
+# A small game for the soundness of properties that an action is allowed: red takes a number;
+# the property says a number below 10 may be taken, and each case below adds a way for the
+# referee to refuse one (a check it reaches where the prover cannot follow, or after the
+# event's own statements), or asks for the event from a side whose turn it is not.
+SMALL_TAKE = """game g "G" players side start play
+printing p "P" base
+clause 1.1 "One"
+  enum side = red | blue
+  require [tiny] (n: int): n < 5
+  state last: int = 0
+WATCH
+  property [p] "a number below 10 may be taken"
+    allows take within 4 int:
+    CONDITION
+  procedure play "Play"
+    step taking
+      actor side.red
+      allow take(n: int)
+        effect
+EFFECT
+        then other
+    end
+    step other
+      enter
+ENTER
+      actor side.red
+      allow pass()
+        then taking
+    end
+  end
+end
+"""
+
+
+@pytest.mark.parametrize(
+    ("condition", "effect", "enter", "watch", "status", "why"),
+    [
+        # a check under a condition the prover cannot translate (text built from values)
+        (
+            "n < 10",
+            '          if "{n}" != "zzz" then\n            check 1.1/tiny\n          end',
+            "        set last = 0",
+            "",
+            "skipped",
+            "cannot translate the check 1.1/tiny: text built from values",
+        ),
+        # a check in the next step's entry, run as part of the event
+        (
+            "n < 10",
+            "          set last = n",
+            "        check 1.1/tiny(last)",
+            "",
+            "skipped",
+            "the check 1.1/tiny, which may follow the event",
+        ),
+        # a check in a standing rule
+        (
+            "n < 10",
+            "          set last = n",
+            "        set last = last",
+            '  whenever [watch] "w" when last >= 5 do\n    check 1.1/tiny(last)\n  end',
+            "skipped",
+            "the check 1.1/tiny, which may follow the event",
+        ),
+        # blue cannot take at all: it is red's turn
+        (
+            "by == side.blue and n < 3",
+            "          set last = n",
+            "        set last = 0",
+            "",
+            "failed",
+            "",
+        ),
+        # the check the event makes itself: refused from 5
+        (
+            "by == side.red and n < 10",
+            "          check 1.1/tiny",
+            "        set last = 0",
+            "",
+            "failed",
+            "",
+        ),
+        (
+            "by == side.red and n < 5",
+            "          check 1.1/tiny",
+            "        set last = 0",
+            "",
+            "proved",
+            "",
+        ),
+    ],
+    ids=[
+        "untranslatable-guard",
+        "check-on-entry",
+        "check-standing",
+        "not-their-turn",
+        "false",
+        "true",
+    ],
+)
+def test_a_property_that_an_action_is_allowed_is_never_proved_falsely(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    condition: str,
+    effect: str,
+    enter: str,
+    watch: str,
+    status: str,
+    why: str,
+) -> None:
+    game = tmp_path / "g"
+    game.mkdir()
+    text = SMALL_TAKE.replace("CONDITION", condition).replace("EFFECT", effect)
+    (game / "game.rules").write_text(text.replace("ENTER", enter).replace("WATCH\n", watch + "\n"))
+    code = main(["prove", "--spec", str(game), "--format", "json"])
+    (p,) = output(capsys.readouterr().out)["runs"][0]["properties"]
+    assert (code, p["status"]) == (0 if status == "proved" else 1, status)
+    assert why in p.get("reason", "") + p.get("how", ""), p
+
+
+def test_prove_proves_the_properties_named(capsys: pytest.CaptureFixture[str]) -> None:
+    """--property names a property (clause/label) or a clause; one the spec lacks is bad input."""
+    assert main(["prove", "--property", "7.3.1/a-step-is-allowed", "--property", "6.3"]) == 0
+    out = capsys.readouterr().out
+    shown = [ln.split()[0] for ln in out.splitlines() if ln.startswith("  ")]
+    assert shown == ["6.3/one-bid-each", "6.3/a-bid-is-allowed", "7.3.1/a-step-is-allowed"]
+    assert out.splitlines()[-1] == "all 3 proved"
+    assert main(["prove", "--property", "9.9/nothing"]) == 2
+    err = capsys.readouterr().err
+    assert "no property '9.9/nothing': name one as clause/label" in err

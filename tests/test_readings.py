@@ -51,6 +51,22 @@ def expectation(path: Path) -> tuple[str, str, int, str]:
 # they wait on a decision or a change of the record format. strict: one that starts to pass
 # fails here, so that it is moved out of this list.
 DISAGREE: dict[str, str] = {
+    "p15/02-loyalty-card-bid-narrow-reading": (
+        "with D-lc-uses switched off the referee follows the narrow reading of 3.3 that the"
+        " decision sets aside (a loyalty challenge serves only to challenge); the reader holds"
+        " that no text bars a bid: the question D-lc-uses itself answers, and by default does"
+    ),
+    "p15/06-muster-to-relieve-hideyori": (
+        "D-muster-contested, as the register words it, lets a muster into an enemy-occupied"
+        " location only where the side's blocks already fight there; the reader counts a lone"
+        " besieged disk: a question for the register, not yet decided"
+    ),
+    "p15/07-mori-join-then-move": (
+        "9.3's no move on the turn of arrival is read for the blocks bought with cards (the"
+        " paragraph it closes); the blocks that join Osaka's defence are not marked as arrived,"
+        " and the marks are cleared each movement phase, not each turn: an open question for"
+        " the register"
+    ),
     "fb-h/with-data/14-low-morale-fire-retreats-an-out-of-command-unit": (
         "the referee sets aside a retreat a record gives a unit out of command (11-1-5) and"
         " eliminates it, as readings fb-a/16, fb-a/17, fb-e/01 and fb-e/21 expect; the reader"
@@ -114,5 +130,6 @@ def test_the_readings_cover_every_chapter() -> None:
         "fb-f",
         "fb-g",
         "fb-h",
+        "p15",
     }
-    assert len(RECORDS) >= 165
+    assert len(RECORDS) >= 175

@@ -133,6 +133,37 @@ CASES = [
         (6, 25),
         "unknown action or procedure 'fly' [clause 1.1]",
     ),
+    (
+        "a property allows an unknown action",
+        'clause 1.1 "One"\n  procedure p "P"\n    step a\n      allow go()\n    end\n  end\n'
+        '  property [x] "X" allows fly: true\nend\n',
+        (9, 3),
+        "unknown action 'fly' [clause 1.1]",
+    ),
+    (
+        "before(...) outside a property after an action",
+        'clause 1.1 "One"\n  procedure p "P"\n    step a\n      allow go()\n    end\n  end\n'
+        '  property [x] "X" allows go: before(1) == 1\nend\n',
+        (9, 31),
+        "unknown definition 'before' [clause 1.1]",
+    ),
+    (
+        "a property of an action its steps give different parameters",
+        'clause 1.1 "One"\n  procedure p "P"\n    step a\n      allow go(n: int) then b\n    end\n'
+        "    step b\n      allow go(m: int) then a\n    end\n  end\n"
+        '  property [x] "X" allows go: true\nend\n',
+        (12, 3),
+        "the steps that allow 'go' give it different parameters (m: int; n: int): a property of"
+        " the action reads them alike in every step [clause 1.1]",
+    ),
+    (
+        "a bound too big for a bounded model",
+        'clause 1.1 "One"\n  procedure p "P"\n    step a\n      allow go()\n    end\n  end\n'
+        '  property [x] "X" allows go within 65 int: true\nend\n',
+        (9, 3),
+        "within 65 int: a bounded model holds at most 64 items a list (the proof grows with every"
+        " slot) [clause 1.1]",
+    ),
 ]
 
 

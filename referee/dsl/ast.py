@@ -381,6 +381,10 @@ class Property(Decl):
     # action named that the rules allow, whatever the position before; it reads the event's
     # arguments, and before(...) reads the position before the event
     after: str = ""
+    # a property that an action is allowed (with invariant set): from every position at
+    # rest, every event of the action named whose arguments and position satisfy the body
+    # passes every check it makes
+    allows: str = ""
 
     kind = "property"
 

@@ -50,6 +50,9 @@ class Symbols:
         return {a.name for p in self.procedures().values() for s in p.steps for a in s.allows}
 
 
+MAX_WITHIN = 64  # the most items a property's bounded model gives a list
+
+
 class Checker:
     def __init__(self, modules: list[ast.Module], data_values: dict[str, set[str]]) -> None:
         self.modules = modules
@@ -295,16 +298,25 @@ class Checker:
                         frame.setdefault(v.name, self.typeref(v.type))
                     for q in proc.params:
                         frame.setdefault(q.name, self.typeref(q.type))
-            if d.after:
+            action = d.after or d.allows
+            if action:
                 every = [
                     a
                     for proc in self.sym.procedures().values()
                     for st in proc.steps
                     for a in st.allows
                 ]
-                allows = [a for a in every if a.name == d.after]
+                allows = [a for a in every if a.name == action]
                 if not allows:
-                    self.unknown(d.span, "action", d.after, sorted({a.name for a in every}))
+                    self.unknown(d.span, "action", action, sorted({a.name for a in every}))
+                shapes = {", ".join(f"{q.name}: {q.type}" for q in a.params) for a in allows}
+                if len(shapes) > 1:
+                    self.error(
+                        d.span,
+                        f"the steps that allow '{action}' give it different parameters"
+                        f" ({'; '.join(sorted(sh or 'none' for sh in shapes))}):"
+                        " a property of the action reads them alike in every step",
+                    )
                 for a in allows:
                     for q in a.params:
                         frame.setdefault(q.name, self.typeref(q.type))
@@ -314,9 +326,15 @@ class Checker:
                 self.expect(d.body, frame, BOOL)
             finally:
                 self.in_effect = False
-            for name in d.within:
+            for name, n in d.within.items():
                 if name not in self.sym.types and name not in ("int", "bool", "text"):
                     self.unknown(d.span, "type", name, sorted(self.sym.types))
+                if n > MAX_WITHIN:
+                    self.error(
+                        d.span,
+                        f"within {n} {name}: a bounded model holds at most {MAX_WITHIN} items"
+                        " a list (the proof grows with every slot)",
+                    )
         elif isinstance(d, ast.Procedure):
             self.procedure(d)
         elif isinstance(d, ast.Routine):

@@ -488,17 +488,18 @@ class _ToAst(Transformer[Token, Any]):
         meta: Meta,
         label: Token,
         text: Token,
-        header: dict[str, int] | tuple[str, dict[str, int]] | None,
+        header: dict[str, int] | tuple[str, str, dict[str, int]] | None,
         body: ast.Expr,
     ) -> ast.Decl:
-        after, within = header if isinstance(header, tuple) else ("", header)
+        kind, action, within = header if isinstance(header, tuple) else ("", "", header)
         return ast.Property(
             str(label),
             _unquote(text),
             body,
             invariant=header is not None,
             within=within or {},
-            after=after,
+            after=action if kind == "after" else "",
+            allows=action if kind == "allows" else "",
             span=self.s(meta),
         )
 
@@ -507,8 +508,13 @@ class _ToAst(Transformer[Token, Any]):
 
     def after(
         self, meta: Meta, action: Token, *bounds: tuple[str, int] | None
-    ) -> tuple[str, dict[str, int]]:
-        return str(action), dict(b for b in bounds if b is not None)
+    ) -> tuple[str, str, dict[str, int]]:
+        return "after", str(action), dict(b for b in bounds if b is not None)
+
+    def allows(
+        self, meta: Meta, action: Token, *bounds: tuple[str, int] | None
+    ) -> tuple[str, str, dict[str, int]]:
+        return "allows", str(action), dict(b for b in bounds if b is not None)
 
     def bound(self, meta: Meta, n: Token, name: Token) -> tuple[str, int]:
         return str(name), int(n)

@@ -300,12 +300,16 @@ def prove(
     timeout_ms: int = 10_000,
     collections: dict[str, list[dict[str, Any]]] | None = None,
     cache: dict[str, list[tuple[dict[tuple[str, str], Any], Outcome]]] | None = None,
+    only: set[str] | None = None,
 ) -> list[Outcome]:
-    """Prove every property of the spec; one Outcome each, in clause order. A step
+    """Prove every property of the spec (with ``only``, those it names by clause/label or
+    by clause); one Outcome each, in clause order. A step
     invariant needs the components' items (``collections``). With a ``cache`` (one per
     spec: proving under several overlay sets), a step invariant whose proof read only
     declarations that are the same as in an earlier proof keeps that proof's outcome."""
     props = [d for d in sym.labels.values() if isinstance(d, ast.Property)]
+    if only:
+        props = [p for p in props if p.clause in only or f"{p.clause}/{p.name}" in only]
     out = []
     for p in props:
         if not p.invariant:

@@ -222,6 +222,96 @@ def transitions(sym: Symbols) -> Iterator[Transition]:
             )
 
 
+def checks_in(stmts: list[ast.Stmt], sym: Symbols, seen: set[str] | None = None) -> list[str]:
+    """The requirements the statements check, through the routines they run and the first
+    steps of the procedures they start."""
+    seen = set() if seen is None else seen
+    out: list[str] = []
+    for st in stmts:
+        if isinstance(st, ast.CheckStmt):
+            out.append(str(st.ref))
+        elif isinstance(st, ast.IfStmt):
+            out += checks_in(st.then, sym, seen) + checks_in(st.orelse, sym, seen)
+        elif isinstance(st, ast.ForStmt):
+            out += checks_in(st.body, sym, seen)
+        elif isinstance(st, ast.DoStmt) and st.name not in seen:
+            seen.add(st.name)
+            callee = sym.actions.get(st.name)
+            if isinstance(callee, ast.Routine):
+                out += checks_in(callee.body, sym, seen)
+            elif isinstance(callee, ast.Procedure):
+                out += checks_around(callee, sym, seen)
+    return out
+
+
+def checks_around(proc: ast.Procedure, sym: Symbols, seen: set[str] | None = None) -> list[str]:
+    """The requirements a procedure may check outside its actions: its steps' entries and
+    triggers, and its own triggers."""
+    seen = set() if seen is None else seen
+    out: list[str] = []
+    for step in proc.steps:
+        out += checks_in(step.enter, sym, seen)
+        for g in step.triggers:
+            out += checks_in(g.body, sym, seen)
+    for g in proc.triggers:
+        out += checks_in(g.body, sym, seen)
+    return out
+
+
+def starts_in(stmts: list[ast.Stmt], sym: Symbols, seen: set[str] | None = None) -> set[str]:
+    """The procedures the statements start, through the routines they run."""
+    seen = set() if seen is None else seen
+    out: set[str] = set()
+    for st in stmts:
+        if isinstance(st, ast.IfStmt):
+            out |= starts_in(st.then, sym, seen) | starts_in(st.orelse, sym, seen)
+        elif isinstance(st, ast.ForStmt):
+            out |= starts_in(st.body, sym, seen)
+        elif isinstance(st, ast.DoStmt) and st.name not in seen:
+            seen.add(st.name)
+            callee = sym.actions.get(st.name)
+            if isinstance(callee, ast.Routine):
+                out |= starts_in(callee.body, sym, seen)
+            elif isinstance(callee, ast.Procedure):
+                out.add(callee.name)
+    return out
+
+
+def checks_after(t: Transition, sym: Symbols) -> list[str]:
+    """The requirements the referee may check once an event's own statements are done, as
+    part of the same event: the standing rules', those around its procedure (its steps'
+    entries and triggers), around the procedures it starts, and around those that start its
+    procedure (they resume when it ends)."""
+    out = [c for w in sym.standing for c in checks_in(w.body, sym)]
+    procs = sym.procedures()
+    around = set(starts_in(t.body, sym))
+    if t.proc is not None:
+        around.add(t.proc.name)
+        starters = {t.proc.name}
+        while True:  # the procedures that start it, and those that start them
+            more = {
+                name
+                for name, proc in procs.items()
+                if name not in starters
+                and starts_in([st for tt in transitions_of(proc) for st in tt], sym) & starters
+            }
+            if not more:
+                break
+            starters |= more
+        around |= starters
+    for name in sorted(around):
+        out += checks_around(procs[name], sym)
+    return out
+
+
+def transitions_of(proc: ast.Procedure) -> list[list[ast.Stmt]]:
+    """The statements of a procedure's steps: entries, actions' effects, triggers."""
+    out = [step.enter for step in proc.steps]
+    out += [a.effects for step in proc.steps for a in step.allows]
+    out += [g.body for step in proc.steps for g in step.triggers] + [g.body for g in proc.triggers]
+    return out
+
+
 def ends_game(stmts: list[ast.Stmt]) -> bool:
     return any(isinstance(s, ast.GameOverStmt) for s in stmts)
 
@@ -614,6 +704,62 @@ class StepTranslator(Translator):
             self.tables[(coll, path)] = table
         return self.tables[(coll, path)]
 
+    def data_list(self, item: Item, path: tuple[str, ...], t: ast.TypeRef) -> SList:
+        """A list field of a component's item: a slot for each place the longest of the
+        items' lists has, present where the item's own list reaches it."""
+        if t.arg is None:
+            raise Untranslatable("a list of no type")
+        lists: dict[str, list[Any]] = {}
+        items = self.collections.get(item.coll, [])
+        for k, raw in zip(_keys(items), items, strict=False):
+            v: Any = raw
+            for p in path:
+                v = v.get(p) if isinstance(v, dict) else None
+            lists[k] = v if isinstance(v, list) else []
+        name = str(item.term) if z3.is_const(item.term) else ""
+        if name in lists:  # the item is known: its own list
+            lists = {name: lists[name]}
+        _, consts = self.item_sort(item.coll)
+        slots = []
+        for i in range(max((len(v) for v in lists.values()), default=0)):
+            here = {k: v[i] for k, v in lists.items() if len(v) > i}
+            present = z3.Or(*[item.term == consts[k] for k in here]) if name not in lists else True
+            slots.append(
+                (
+                    z3.BoolVal(True) if present is True else present,
+                    self.data_elem(item, here, t.arg),
+                )
+            )
+        return SList(slots, t.arg)
+
+    def data_elem(self, item: Item, values: dict[str, Any], t: ast.TypeRef) -> Any:
+        """The element of each item's list at one place (values: by the item's name), as
+        one value: a chain of ``If`` over the items (a record: field by field)."""
+        decl = self.record_decl(t.name)
+        if decl is not None and not decl.from_data:
+            return Rec(
+                {
+                    f.name: self.data_elem(
+                        item,
+                        {
+                            k: v.get(f.name) if isinstance(v, dict) else None
+                            for k, v in values.items()
+                        },
+                        f.type,
+                    )
+                    for f in decl.fields
+                },
+                t.name,
+            )
+        if t.name in ("list", "set"):
+            raise Untranslatable("a list within a list of a component")
+        terms = {k: self.unwrap(self.literal(v, t)) for k, v in values.items()}
+        _, consts = self.item_sort(item.coll)
+        out = next(iter(terms.values()))
+        for k, v in terms.items():
+            out = z3.If(item.term == consts[k], v, out)
+        return self.wrap(t, out)
+
     def sub_present(self, s: Sub) -> Any:
         _, consts = self.item_sort(s.item.coll)
         out: Any = z3.BoolVal(False)
@@ -658,7 +804,7 @@ class StepTranslator(Translator):
             if sub is not None and not sub.from_data:
                 return Sub(item, path, ftype.name)
             if ftype.name in ("list", "set"):
-                raise Untranslatable(f"the list {name} of a component")
+                return self.data_list(item, path, ftype)
             return self.wrap(ftype, self.data_value(item, path, ftype))
         raise Untranslatable(f"the field {name} of a value that is not a record")
 
@@ -898,6 +1044,11 @@ class StepTranslator(Translator):
 
     relevant: set[str] | None = None  # when given: what the statements kept may read or set
     all_checks = False  # every check is kept (a counterexample's event is then legal)
+    # when given, the checks are not assumed but gathered (whether an event is allowed), and
+    # those that cannot be translated are named in unchecked
+    collected: list[tuple[Any, Any, str, set[str], set[str]]] | None = None
+    strict = False  # what cannot be translated leaves the proof skipped, not assumed away
+    unchecked: list[str] = []
     let_reads: dict[str, set[str]] = {}
     # a `let`'s name: the declarations and clauses its translation read, counted as read
     # (self.read, self.used) only when a statement kept uses the name
@@ -966,6 +1117,15 @@ class StepTranslator(Translator):
                     return {**env, st.name: _Unknown(str(err))}
                 finally:
                     self.let_notes = {**self.let_notes, st.name: notes}
+        if isinstance(st, ast.CheckStmt) and self.collected is not None:
+            with self.apart() as (read, used):
+                try:
+                    cond = self.requirement(st, env)
+                except (Untranslatable, _UnknownUsed, *_SLIPS) as err:
+                    self.unchecked = [*self.unchecked, f"{st.ref}: {err}"]
+                    return env
+            self.collected.append((self.guard, cond, where, read, used))
+            return env
         if isinstance(st, ast.CheckStmt):
             with self.apart() as (read, used):
                 try:
@@ -1019,6 +1179,8 @@ class StepTranslator(Translator):
             # what it may write is unknown from here on
             self.missed.add(str(err))
             self.forget(writes([st], self.sym))
+            if self.collected is not None and checks_in([st], self.sym):
+                self.unchecked = [*self.unchecked, f"{', '.join(checks_in([st], self.sym))}: {err}"]
         return env
 
     frame_types: dict[str, ast.TypeRef] = {}
@@ -1190,6 +1352,8 @@ class InvariantProver:
                     try:
                         cond = z3.Not(tr.expr(w.cond, env))
                     except Untranslatable as err:
+                        if tr.strict:  # a failure must be a position the rules can reach
+                            raise Untranslatable(f"{w.clause}/{w.name}: {err}") from err
                         tr.missed.add(f"{w.clause}/{w.name}: {err}")
                         break
                 tr.track(cond, "", read, used)
@@ -1353,28 +1517,35 @@ class InvariantProver:
     def by_effect(self) -> StepOutcome:
         """A property after an action: every event of it the rules allow, from any position
         at rest, leaves a position where the property holds of the event and the position
-        before."""
+        before. A property that an action is allowed: every event of it whose arguments
+        and position satisfy the property, from any position at rest, passes every check
+        it makes."""
+        action = self.p.after or self.p.allows
         checked = 0
         worst: StepOutcome | None = None
         for t in transitions(self.sym):
-            if t.allow is None or t.allow.name != self.p.after:
+            if t.allow is None or t.allow.name != action:
                 continue
             checked += 1
             out = self.one_transition(t, False)
-            if out.status == "failed":
+            if out.status == "failed" and not self.p.allows:
                 out = self.one_transition(t, False, all_checks=True)
             if out.status == "failed":
                 return out
             if out.status == "skipped":
                 worst = out
         if not checked:
-            return StepOutcome("skipped", reason=f"no step allows '{self.p.after}'")
-        return worst or StepOutcome("proved", f"after each of {checked} '{self.p.after}' event(s)")
+            return StepOutcome("skipped", reason=f"no step allows '{action}'")
+        if self.p.allows:
+            return worst or StepOutcome("proved", f"each of {checked} '{action}' event(s) allowed")
+        return worst or StepOutcome("proved", f"after each of {checked} '{action}' event(s)")
 
     def one_transition(self, t: Transition, start: bool, all_checks: bool = False) -> StepOutcome:
         tr = self.translator()
         tr.standing_cells = set(self.havoc_cells)
-        tr.relevant = widen(t.body, set(self.inv_reads), self.sym)
+        allowing = bool(self.p.allows)  # every check is the property's, none is assumed
+        not_theirs: Any = z3.BoolVal(False)  # the event sent by a side whose turn it is not
+        tr.relevant = None if allowing else widen(t.body, set(self.inv_reads), self.sym)
         tr.all_checks = all_checks
         self.frame_of(tr, t.proc, start)
         if t.decl:
@@ -1382,7 +1553,7 @@ class InvariantProver:
         if start and t.proc is not None:  # the variables' starting values
             tr.read |= {read_key(f"{t.proc.name}.{v.name}", t.proc.overlay) for v in t.proc.vars}
         pre_frame = dict(tr.frame)
-        effect = bool(self.p.after)
+        effect = bool(self.p.after or self.p.allows)
         try:
             saved_havoc, tr.havoc = tr.havoc, set()
             at, member = ({}, z3.BoolVal(True)) if effect else self.skolems(tr)
@@ -1395,6 +1566,24 @@ class InvariantProver:
                 env["by"] = self.actor(tr, t)
                 for prm in t.allow.params:
                     env[prm.name] = tr.param_value(prm, prm.name)
+                if allowing:  # the position before is at rest, and the property's case
+                    follow = checks_after(t, self.sym)
+                    if follow:
+                        raise Untranslatable(f"the check {follow[0]}, which may follow the event")
+                    # any player may send the event: the step's actor alone may play it
+                    actor, step = env["by"], _step_of(t)
+                    if (
+                        self.sym.players
+                        and not isinstance(actor, _Unknown)
+                        and step is not None
+                        and step.actor is not None
+                    ):
+                        env["by"] = tr.something(ast.TypeRef(self.sym.players), "by")
+                        not_theirs = z3.Not(tr.eq(env["by"], actor))
+                    tr.strict = True
+                    self.quiescent(tr)
+                    tr.assumptions.append(tr.expr(self.p.body, env))
+                    tr.collected = []
                 for ref in t.allow.requires:
                     tr.stmt(ast.CheckStmt(ref, None), env)
             if t.allow is not None:
@@ -1402,8 +1591,14 @@ class InvariantProver:
             if t.guard is not None:
                 tr.assumptions.append(tr.expr(t.guard, {}))
             tr.run(t.body, env)
+            if tr.collected is not None:  # a counterexample: a check that does not pass
+                if tr.unchecked:
+                    raise Untranslatable(f"the check {tr.unchecked[0]}")
+                goal = z3.Or(
+                    not_theirs, z3.Not(z3.And(*[z3.Implies(g, c) for g, c, *_ in tr.collected]))
+                )
             # the standing rules, once the event's statements are done
-            for w in self.sym.standing:
+            for w in [] if allowing else self.sym.standing:
                 ws = self.standing_writes[f"{w.clause}/{w.name}"]
                 if ends_game(w.body):
                     tr.fresh += 1
@@ -1416,17 +1611,34 @@ class InvariantProver:
                     for name in ws:
                         if name in self.sym.values:
                             tr.cells.pop(name, None)
-            tr.havoc, tr.dirty = set(), False  # the position after, at rest
-            self.quiescent(tr, at)
-            if effect:  # of the event, and of the position before it
-                tr.before_frame = pre_frame
-                after = tr.expr(self.p.body, env)
-            else:
-                after = self.holds(tr, at)
+            if not allowing:
+                tr.havoc, tr.dirty = set(), False  # the position after, at rest
+                self.quiescent(tr, at)
+                if effect:  # of the event, and of the position before it
+                    tr.before_frame = pre_frame
+                    after = tr.expr(self.p.body, env)
+                else:
+                    after = self.holds(tr, at)
+                goal = z3.And(z3.Not(tr.over), z3.Not(after))
         except (Untranslatable, *_SLIPS) as err:
             return StepOutcome("skipped", reason=f"cannot translate {err} (in {t.where})")
-        goal = z3.And(z3.Not(tr.over), z3.Not(after))
+        return self.counterexample(tr, t, goal, env, pre_frame, at)
+
+    def counterexample(
+        self,
+        tr: StepTranslator,
+        t: Transition,
+        goal: Any,
+        env: dict[str, Any],
+        pre_frame: dict[str, Any],
+        at: dict[str, Any] | None = None,
+    ) -> StepOutcome:
+        """Whether the goal (a counterexample) can hold; failed, with the simplest position
+        and event that show it."""
+        at = at or {}
         result, solver = self.solve(tr, goal)
+        if result == z3.unsat and tr.collected is not None:
+            self.reached(tr)
         if result == z3.unsat:
             return StepOutcome("proved")
         if result == z3.unknown:
@@ -1467,6 +1679,21 @@ class InvariantProver:
         out.havoc = set(tr.missed)
         return out
 
+    def reached(self, tr: StepTranslator) -> None:
+        """Of the checks an event the property allows makes, those it reaches read what they
+        read (a check under a condition the property's case never meets reads nothing)."""
+        assert tr.collected is not None
+        solver = z3.Solver()
+        solver.set("timeout", self.timeout_ms)
+        solver.add(*tr.assumptions, *[t[0] for t in tr.tracked])
+        for guard, _, where, read, used in tr.collected:
+            if z3.is_true(z3.simplify(guard)) or solver.check(guard) != z3.unsat:
+                self.read |= read
+                self.used |= used
+                self.kept.add(where)
+            else:
+                self.left_out.add(where)
+
     def at_rest(self, tr: StepTranslator, t: Transition) -> None:
         """Before an event the rules are at rest: its step's triggers and end conditions
         (and its procedure's triggers) do not hold, or the step would have moved on."""
@@ -1475,10 +1702,15 @@ class InvariantProver:
             return
         conds = [c for c, _ in step.ends] + [g.cond for g in step.triggers + t.proc.triggers]
         for cond in conds:
-            try:
-                tr.assumptions.append(z3.Not(tr.expr(cond, {})))
-            except (Untranslatable, *_SLIPS) as err:
-                tr.missed.add(str(err))
+            with tr.apart() as (read, used):  # read only if the proof needs it
+                try:
+                    term = z3.Not(tr.expr(cond, {}))
+                except (Untranslatable, *_SLIPS) as err:
+                    if tr.strict:  # a failure must be a position the rules can reach
+                        raise Untranslatable(f"the step's condition: {err}") from err
+                    tr.missed.add(str(err))
+                    continue
+            tr.track(term, "", read, used)
 
     def actor(self, tr: StepTranslator, t: Transition) -> Any:
         """Who plays the event (``by``): the step's actor, or any player."""
@@ -1832,7 +2064,7 @@ def prove_invariant(
     it read (see Outcome.reads), and the statements of those it left out, every time it
     met them (see Outcome.left_out)."""
     prover = InvariantProver(sym, data_values, collections, p, timeout_ms)
-    if p.after:
+    if p.after or p.allows:
         try:
             found = prover.by_effect()
         except Untranslatable as err:
@@ -1871,8 +2103,9 @@ def record_of(p: ast.Property, found: StepOutcome) -> dict[str, Any]:
     event = dict(found.event)
     source = " ".join(_source(p.body).split())
     # a property after an action reads the position before the event, which an expect:
-    # cannot state: the record gives the position and the event, the property says the rest
-    if event and source and not p.after:
+    # cannot state: the record gives the position and the event, the property says the rest;
+    # one that an action is allowed fails with an event the referee refuses, citing the check
+    if event and source and not p.after and not p.allows:
         name = next(iter(event))
         event["expect"] = {source: True}
         del name
