@@ -938,7 +938,9 @@ def cmd_prove(args: argparse.Namespace) -> int:
         lines.append(f"{head}; overlays in force: {len(overlays)}")
         for o in outcomes:
             if o.record:
-                o.record["game"] = spec.game.name if spec.game else ""
+                o.record = _replayed_as_proved(
+                    o.record, spec.game.name if spec.game else "", printing, choice
+                )
                 if args.counterexample_dir:
                     o.written = _write_counterexample(args.counterexample_dir, head, o)
             lines.append("  " + o.line())
@@ -955,6 +957,19 @@ def cmd_prove(args: argparse.Namespace) -> int:
         lines.append(f"all {total} proved")
     _emit(args, {"runs": report}, "\n".join(lines))
     return EXIT_ILLEGAL if unproved else EXIT_OK
+
+
+def _replayed_as_proved(
+    record: dict[str, Any], game: str, printing: str, choice: Choice
+) -> dict[str, Any]:
+    """A counterexample's record names the game, the printing and the overlays switched on
+    or off of the run that found it, so that `referee check` replays it under the same."""
+    head: dict[str, Any] = {"game": game, "printing": printing}
+    if choice.on:
+        head["overlays"] = list(choice.on)
+    if choice.off:
+        head["no_overlays"] = list(choice.off)
+    return {**head, **{k: v for k, v in record.items() if k not in head}}
 
 
 def _write_counterexample(folder: str, run: str, o: Outcome) -> str:

@@ -101,6 +101,19 @@ def test_the_stages_kill_what_they_should(mutate: ModuleType, every: list[object
     assert r.verdict == "prove" and "8.7.1/losses-follow-the-table" in r.why, r
 
 
+def test_a_reading_left_open_judges_no_mutant(mutate: ModuleType) -> None:
+    """The readings whose verdict the referee does not give yet (`# open:`) are left out of
+    the records stage: the spec as it is must pass every stage, and they would fail it."""
+    folder = ROOT / "tests" / "readings" / "p15"
+    said: list[dict[str, object]] = []
+    killed = mutate._judge_records(SPEC_ROOT / "sekigahara", [folder], lambda **kw: said.append(kw))
+    opened = [p for p in folder.glob("*.yaml") if "\n# open: " in p.read_text()]
+    assert len(opened) == 3
+    assert not killed and said == [
+        {"stage": "records", "killed": False, "records": len(list(folder.glob("*.yaml"))) - 3}
+    ]
+
+
 def test_a_mutant_the_checker_rejects_is_told_apart(mutate: ModuleType) -> None:
     file = "sekigahara/clauses/07-movement.rules"
     start = (SPEC_ROOT / file).read_text().index("overrun_ratio * enemy_blocks")

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import yaml
 
 from referee.cli import main
 from referee.spec import Spec
@@ -462,6 +463,32 @@ def test_dropped_checks_and_a_lost_discard_are_caught_and_the_move_replays(
     # under the real spec the move itself is refused, citing the check dropped
     assert main(["check", str(record)]) == 1
     assert "is illegal: 7.3.1/segment-once" in capsys.readouterr().out
+
+
+def test_a_counterexample_found_under_a_printing_and_overlays_names_them(
+    game_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run under another printing, with an overlay switched off, writes a record that says
+    so: `referee check` replays it under the same, to the first printing's own property."""
+    moves = game_copy / "clauses" / "07-movement.rules"
+    text = moves.read_text()
+    check = "            check 7.3.1/segment-once\n"
+    assert check in text
+    moves.write_text(text.replace(check, ""))
+    folder = tmp_path / "cx"
+    argv = ["prove", "--spec", str(game_copy), "--printing", "gmt-2011"]
+    argv += ["--no-overlay", "D-lc-uses", "--property", "7.3.1/segment-used-once"]
+    assert main([*argv, "--counterexample-dir", str(folder)]) == 1
+    assert "1 of 1 not proved: 7.3.1/segment-used-once failed" in capsys.readouterr().out
+    path = folder / "7.3.1-segment-used-once-printing-gmt-2011.yaml"
+    record = yaml.safe_load(path.read_text())
+    assert list(record)[:3] == ["game", "printing", "no_overlays"]
+    assert (record["printing"], record["no_overlays"]) == ("gmt-2011", ["D-lc-uses"])
+    assert main(["check", "--spec", str(game_copy), str(path)]) == 1
+    replay = capsys.readouterr().out
+    # the first printing's property: no segment used by two stacks
+    assert "misses an expectation" in replay and "road_stacks(r) <= 1" in replay
+    assert "printing gmt-2011" in replay
 
 
 def test_a_position_names_an_item_without_a_name_by_its_fields(

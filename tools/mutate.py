@@ -509,7 +509,8 @@ def write_mutant(m: Mutant | None, into: Path, game: str = "sekigahara") -> Path
 # ---------------------------------------------------------------- judging one mutant (a child)
 
 _EXPECT = re.compile(r"^# expect: (legal|illegal (\S+) at event (\d+))\b(.*)$", re.M)
-_WINNER = re.compile(r"\S+ wins at once")
+_WINNER = re.compile(r"(\w+) wins at once", re.I)
+_OPEN = re.compile(r"^# open: ", re.M)
 
 
 def _reading_failure(path: Path, v: Any) -> str:
@@ -524,7 +525,7 @@ def _reading_failure(path: Path, v: Any) -> str:
             first = v.violations[0]
             return f"expected legal; event {first.index} refused citing {_cites(first)}"
         won = _WINNER.search(rest)
-        if won and won.group(0) not in v.summary:
+        if won and f"{won.group(1).lower()} wins at once" not in v.summary:
             return f"expected '{won.group(0)}'; summary: {v.summary}"
         if "no instant win" in rest and "wins at once" in v.summary:
             return f"expected no instant win; summary: {v.summary}"
@@ -633,6 +634,9 @@ def _judge_records(game_dir: Path, records: list[Path], say: Any) -> bool:
     # judged by it
     own = spec.game.name if spec.game else ""
     paths = [p for p in paths if _game_of(p) == own]  # nor a scenario's data file
+    # nor a reading left open (`# open:`): the referee does not give its verdict yet, and the
+    # tests hold it to none
+    paths = [p for p in paths if not _OPEN.search(p.read_text(encoding="utf-8"))]
     for p in paths:
         try:
             v = check_one(spec, p, Choice(), False, offer=False)

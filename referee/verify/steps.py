@@ -2106,9 +2106,7 @@ def record_of(p: ast.Property, found: StepOutcome) -> dict[str, Any]:
     # cannot state: the record gives the position and the event, the property says the rest;
     # one that an action is allowed fails with an event the referee refuses, citing the check
     if event and source and not p.after and not p.allows:
-        name = next(iter(event))
         event["expect"] = {source: True}
-        del name
     if event:
         record["events"] = [event]
     return record
