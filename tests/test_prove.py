@@ -13,6 +13,21 @@ from referee.spec import Spec
 from referee.verify.prover import Outcome, prove
 from tests.referee_helpers import output
 
+
+def edit(path: Path, old: str, new: str = "") -> None:
+    """A copy of the spec changed in one place: the text replaced occurs there once."""
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new))
+
+
+def movement_rules(game: Path) -> Path:
+    return game / "clauses" / "07-movement.rules"
+
+
+SEGMENT_ONCE = "            check 7.3.1/segment-once\n"
+
+
 # The properties the project promises (issue "Proving the rules"), by clause and label: each
 # says something a definition does not say by itself (a bound, a tie-break, a second reading
 # of the same rule, a closed form, the rulebook's examples).
@@ -279,10 +294,7 @@ def test_a_mutated_rule_is_caught(
     bad: str,
     caught: set[str],
 ) -> None:
-    rules = game_copy / file
-    text = rules.read_text()
-    assert text.count(good) == 1
-    rules.write_text(text.replace(good, bad))
+    edit(game_copy / file, good, bad)
     only = [f"--property={c}" for c in sorted(caught)]
     assert main(["prove", "--spec", str(game_copy), "--format", "json", *only]) == 1
     props = {
@@ -400,10 +412,7 @@ def test_step_invariants_are_proved(spec: Spec) -> None:
 def test_a_changed_overrun_ratio_gives_a_counterexample_check_replays(
     game_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rules = game_copy / "clauses" / "07-movement.rules"
-    text = rules.read_text()
-    assert "const overrun_ratio: int = 4" in text
-    rules.write_text(text.replace("const overrun_ratio: int = 4", "const overrun_ratio: int = 5"))
+    edit(movement_rules(game_copy), "const overrun_ratio: int = 4", "const overrun_ratio: int = 5")
     folder = tmp_path / "cx"
     assert main(["prove", "--spec", str(game_copy), "--counterexample-dir", str(folder)]) == 1
     out = capsys.readouterr().out
@@ -425,21 +434,10 @@ def test_dropped_checks_and_a_lost_discard_are_caught_and_the_move_replays(
     """One copy of the spec, three mutations, one run of prove: the move's counterexample
     replays to the same violation; the cards' invariant sees a discard go missing, and the
     losses' one a side lose other than what is due."""
-    moves = game_copy / "clauses" / "07-movement.rules"
-    text = moves.read_text()
-    check = "            check 7.3.1/segment-once\n"
-    assert check in text
-    moves.write_text(text.replace(check, ""))
-    cards = game_copy / "clauses" / "03-pieces.rules"
-    text = cards.read_text()
-    kept = "    set discards(s) = discards(s) + cards\n"
-    assert kept in text
-    cards.write_text(text.replace(kept, ""))
-    combat = game_copy / "clauses" / "08-combat.rules"
-    text = combat.read_text()
+    edit(movement_rules(game_copy), SEGMENT_ONCE)
+    edit(game_copy / "clauses" / "03-pieces.rules", "    set discards(s) = discards(s) + cards\n")
     count = "    check 8.7.1/loss-count(size(chosen), loss_due(s))\n"
-    assert count in text
-    combat.write_text(text.replace(count, ""))
+    edit(game_copy / "clauses" / "08-combat.rules", count)
     folder = tmp_path / "cx"
     assert main(["prove", "--spec", str(game_copy), "--counterexample-dir", str(folder)]) == 1
     out = capsys.readouterr().out
@@ -470,11 +468,7 @@ def test_a_counterexample_found_under_a_printing_and_overlays_names_them(
 ) -> None:
     """A run under another printing, with an overlay switched off, writes a record that says
     so: `referee check` replays it under the same, to the first printing's own property."""
-    moves = game_copy / "clauses" / "07-movement.rules"
-    text = moves.read_text()
-    check = "            check 7.3.1/segment-once\n"
-    assert check in text
-    moves.write_text(text.replace(check, ""))
+    edit(movement_rules(game_copy), SEGMENT_ONCE)
     folder = tmp_path / "cx"
     argv = ["prove", "--spec", str(game_copy), "--printing", "gmt-2011"]
     argv += ["--no-overlay", "D-lc-uses", "--property", "7.3.1/segment-used-once"]
@@ -634,10 +628,7 @@ def test_what_an_event_leaves_undone_fails_a_property_after_its_action(
     """The step invariants (one muster a turn, each segment used once) still hold of a
     count the rules stop raising; a property after the action notices, with the position and
     the event that show it."""
-    rules = game_copy / "clauses" / "07-movement.rules"
-    text = rules.read_text()
-    assert text.count(old) == 1
-    rules.write_text(text.replace(old, new))
+    edit(movement_rules(game_copy), old, new)
     assert main(["prove", "--spec", str(game_copy)]) == 1
     out = capsys.readouterr().out
     failed = [ln.split()[0] for ln in out.splitlines() if "failed: counterexample" in ln]
@@ -697,10 +688,7 @@ def test_a_stricter_rule_fails_a_property_that_an_action_is_allowed(
     allows less); a property that an action is allowed fails, and `referee check` refuses its
     event, citing the check. One copy of the spec, three changes, one run of prove."""
     for file, old, new, _, _ in STRICTER:
-        rules = game_copy / file
-        text = rules.read_text()
-        assert text.count(old) == 1
-        rules.write_text(text.replace(old, new))
+        edit(game_copy / file, old, new)
     folder = tmp_path / "cx"
     assert main(["prove", "--spec", str(game_copy), "--counterexample-dir", str(folder)]) == 1
     out = capsys.readouterr().out

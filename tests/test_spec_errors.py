@@ -157,6 +157,13 @@ CASES = [
         " the action reads them alike in every step [clause 1.1]",
     ),
     (
+        "a type bounded twice",
+        'clause 1.1 "One"\n  procedure p "P"\n    step a\n      allow go()\n    end\n  end\n'
+        '  property [x] "X" allows go within 2 int, 3 int: true\nend\n',
+        (9, 46),
+        "within bounds 'int' twice (2 and 3): give it once",
+    ),
+    (
         "a bound too big for a bounded model",
         'clause 1.1 "One"\n  procedure p "P"\n    step a\n      allow go()\n    end\n  end\n'
         '  property [x] "X" allows go within 65 int: true\nend\n',

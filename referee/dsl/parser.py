@@ -503,21 +503,21 @@ class _ToAst(Transformer[Token, Any]):
             span=self.s(meta),
         )
 
-    def invariant(self, meta: Meta, *bounds: tuple[str, int] | None) -> dict[str, int]:
-        return dict(b for b in bounds if b is not None)
+    def invariant(self, meta: Meta, *bounds: Bound | None) -> dict[str, int]:
+        return _bounds(bounds)
 
     def after(
-        self, meta: Meta, action: Token, *bounds: tuple[str, int] | None
+        self, meta: Meta, action: Token, *bounds: Bound | None
     ) -> tuple[str, str, dict[str, int]]:
-        return "after", str(action), dict(b for b in bounds if b is not None)
+        return "after", str(action), _bounds(bounds)
 
     def allows(
-        self, meta: Meta, action: Token, *bounds: tuple[str, int] | None
+        self, meta: Meta, action: Token, *bounds: Bound | None
     ) -> tuple[str, str, dict[str, int]]:
-        return "allows", str(action), dict(b for b in bounds if b is not None)
+        return "allows", str(action), _bounds(bounds)
 
-    def bound(self, meta: Meta, n: Token, name: Token) -> tuple[str, int]:
-        return str(name), int(n)
+    def bound(self, meta: Meta, n: Token, name: Token) -> Bound:
+        return str(name), int(n), self.s(name)
 
     def action_kind(self, meta: Meta) -> bool:
         return True
@@ -782,6 +782,23 @@ def _interpolate_named(
 
 # a number in a string is no number; anything else made of digits is
 _DIGITS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\d+')
+
+
+Bound = tuple[str, int, Span]  # `within 3 card`: the type, its bound, where the type is named
+
+
+def _bounds(bounds: tuple[Bound | None, ...]) -> dict[str, int]:
+    """A property's `within` bounds by type; a type bounded twice is a located problem."""
+    found: dict[str, int] = {}
+    for b in bounds:
+        if b is None:
+            continue
+        name, n, span = b
+        if name in found:
+            twice = f"within bounds '{name}' twice ({found[name]} and {n}): give it once"
+            raise RefereeError([Problem(span, twice)])
+        found[name] = n
+    return found
 
 
 def parse_expr(text: str, where: Span, what: str = "message") -> ast.Expr:
