@@ -108,6 +108,7 @@ def test_the_readings_cover_every_chapter() -> None:
         "r4-last",
         "r5-outcomes",
         "m1-mutants",
+        "m2-mutants",
         "fb-a",
         "fb-b",
         "fb-c",
