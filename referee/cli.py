@@ -8,6 +8,7 @@ unforeseen is reported as an internal error in one line.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import re
@@ -60,6 +61,9 @@ MAX_GAMES = 10_000  # --games N: random games played (and judged) by one command
 MAX_SEED = 10**18  # --seed S: fewer than 19 digits, either side of 0
 
 
+_PRINTING_HELP = "the rulebook printing (default: the one the spec marks base; the output names it)"
+
+
 def _games_problem(games: int | None, seed: int | None) -> str:
     """What is wrong with --games and --seed, if anything."""
     if games is not None and not 1 <= games <= MAX_GAMES:
@@ -75,7 +79,22 @@ def _number(n: int) -> str:
 
 
 class _Parser(argparse.ArgumentParser):
+    argv: Sequence[str] = ()  # the command line being parsed (set by main)
+
     def error(self, message: str) -> Any:  # argparse's own exit code is 2 too; keep the wording
+        argv = list(_Parser.argv)
+        wants_json = any(
+            a == "--format=json" or (a == "--format" and argv[i + 1 : i + 2] == ["json"])
+            for i, a in enumerate(argv)
+        )
+        if wants_json:  # a program reads the envelope, the error located at the command line
+            name = self.prog.removeprefix("referee").strip()
+            if not name:  # an argument left over: the command it was given to
+                words = [a for a in argv if not a.startswith("-")]
+                name = " ".join(words[:2]) if words[:1] == ["spec"] else "".join(words[:1])
+            problem = Problem(Span("<command line>", 0, 0), message, f"see {self.prog} --help")
+            print(dumps(envelope(name, EXIT_BAD_INPUT, errors=[problem])))
+            self.exit(EXIT_BAD_INPUT)
         self.print_usage(sys.stderr)
         self.exit(EXIT_BAD_INPUT, f"referee: error: {message}\n")
 
@@ -257,7 +276,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="YAML, JSON or .rec (the table notation) records, or directories; - for"
         " standard input",
     )
-    p.add_argument("--printing", default="", help="the rulebook printing (default: the base one)")
+    p.add_argument(
+        "--printing",
+        default="",
+        help=_PRINTING_HELP,
+    )
     p.add_argument(
         "--overlay", action="append", default=[], metavar="ID", help="switch an overlay on"
     )
@@ -315,7 +338,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--at", type=int, metavar="N", help="the position before event N (1 is the first)"
     )
     when.add_argument("--after", type=int, metavar="N", help="the position after event N")
-    p.add_argument("--printing", default="", help="the rulebook printing (default: the base one)")
+    p.add_argument(
+        "--printing",
+        default="",
+        help=_PRINTING_HELP,
+    )
     p.add_argument(
         "--overlay", action="append", default=[], metavar="ID", help="switch an overlay on"
     )
@@ -480,7 +507,11 @@ def build_parser() -> argparse.ArgumentParser:
             _SPEC_BAD,
         ],
     )
-    p.add_argument("--printing", default="", help="the rulebook printing (default: the base one)")
+    p.add_argument(
+        "--printing",
+        default="",
+        help=_PRINTING_HELP,
+    )
     p.add_argument("--overlay", action="append", default=[], metavar="ID", help="switch on")
     p.add_argument("--no-overlay", action="append", default=[], metavar="ID", help="switch off")
     p.add_argument(
@@ -493,11 +524,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive_seconds,
         default=10.0,
         metavar="SECONDS",
-        help="how long z3 may take over each property before it is unknown (default 10)",
+        help="how long z3 may take over each property before it is unknown"
+        " (default 10; from 0.001 to 3600)",
     )
     p.add_argument(
         "--counterexample-dir",
-        default="",
+        default=None,
         metavar="DIR",
         help="write each failing step invariant's counterexample there, as a record file",
     )
@@ -601,7 +633,8 @@ def _usage(args: argparse.Namespace, problem: str) -> int:
     name = _command_name(args)
     if _json_wanted(args):
         where = Span("<command line>", 0, 0)
-        _plain(args, dumps(envelope(name, EXIT_BAD_INPUT, errors=[Problem(where, problem)])))
+        # errors are printed with -q too
+        print(dumps(envelope(name, EXIT_BAD_INPUT, errors=[Problem(where, problem)])))
     else:
         print(f"referee {name}: {problem}", file=sys.stderr)
     return EXIT_BAD_INPUT
@@ -890,13 +923,16 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 
 def _positive_seconds(text: str) -> float:
-    """A --timeout: a number of seconds above zero and at most an hour."""
+    """A --timeout: a number of seconds from a millisecond (z3's unit: less would be no limit
+    at all) to an hour."""
     try:
         seconds = float(text)
     except ValueError:
         seconds = -1.0
-    if not 0 < seconds <= 3600:
-        raise argparse.ArgumentTypeError(f"expected seconds between 0 and 3600, got {text!r}")
+    if not 0.001 <= seconds <= 3600:
+        raise argparse.ArgumentTypeError(
+            f"expected seconds from 0.001 (a millisecond) to 3600 (an hour), got {text!r}"
+        )
     return seconds
 
 
@@ -907,15 +943,27 @@ def cmd_prove(args: argparse.Namespace) -> int:
     known = {f"{d.clause}/{d.name}" for d in props} | {d.clause for d in props}
     unknown = [i for i in args.property if i not in known]
     if unknown:
+        return _usage(args, _no_such_property(unknown[0], props))
+    if args.counterexample_dir is not None:
+        problem = _unwritable_folder(args.counterexample_dir)
+        if problem:
+            return _usage(args, f"--counterexample-dir {args.counterexample_dir!r}: {problem}")
+    runs: list[tuple[str, Choice]] = []
+    if args.all_overlays and (args.printing or args.overlay or args.no_overlay):
         return _usage(
             args,
-            f"no property {unknown[0]!r}: name one as clause/label, or a clause that"
-            " declares properties (referee clauses lists them)",
+            "--all-overlays proves under every printing and with each overlay off in turn:"
+            " give it alone, or --printing, --overlay and --no-overlay without it",
         )
-    runs: list[tuple[str, Choice]] = []
     if args.all_overlays:
         runs = [(f"printing {p}", Choice(p)) for p in sorted(spec.sym.printings)]
-        runs += [(f"without {o}", Choice("", [], [o])) for o in sorted(spec.sym.overlays)]
+        _, by_default = in_force(spec.sym, Choice(""), lambda _: Span("<command line>", 0, 0))
+        # each overlay in force by default switched off (one in force only under another
+        # printing is off already)
+        runs += [
+            (f"without {o.id}", Choice("", [], [o.id]))
+            for o in sorted(by_default, key=lambda o: o.id)
+        ]
     else:
         runs = [("", Choice(args.printing, list(args.overlay), list(args.no_overlay)))]
     report: list[dict[str, Any]] = []
@@ -941,8 +989,14 @@ def cmd_prove(args: argparse.Namespace) -> int:
                 o.record = _replayed_as_proved(
                     o.record, spec.game.name if spec.game else "", printing, choice
                 )
-                if args.counterexample_dir:
-                    o.written = _write_counterexample(args.counterexample_dir, head, o)
+                if args.counterexample_dir is not None:
+                    try:
+                        tag = head if args.all_overlays else _run_tag(head, choice)
+                        o.written = _write_counterexample(args.counterexample_dir, tag, o)
+                    except OSError as err:
+                        return _usage(
+                            args, f"--counterexample-dir: cannot write there ({err.strerror})"
+                        )
             lines.append("  " + o.line())
             if o.record and not o.written:
                 shown = yaml.safe_dump(o.record, sort_keys=False, allow_unicode=True, width=100)
@@ -951,6 +1005,10 @@ def cmd_prove(args: argparse.Namespace) -> int:
                 lines.append(f"      rests on clauses: {', '.join(o.clauses)}")
         report.append({"run": head, "properties": [asdict(o) for o in outcomes]})
     total = sum(len(r["properties"]) for r in report)
+    if any(o["status"] == "unknown" for r in report for o in r["properties"]):
+        lines.append(
+            f"hint: z3 had {args.timeout:g} s for each proof; a longer --timeout may let it answer"
+        )
     if unproved:
         lines.append(f"{len(unproved)} of {total} not proved: {'; '.join(unproved)}")
     else:
@@ -970,6 +1028,47 @@ def _replayed_as_proved(
     if choice.off:
         head["no_overlays"] = list(choice.off)
     return {**head, **{k: v for k, v in record.items() if k not in head}}
+
+
+def _no_such_property(name: str, props: list[ast.Property]) -> str:
+    """What to say of a --property the spec does not declare: the properties of its clause,
+    or the nearest names."""
+    clause = name.split("/", 1)[0]
+    own = sorted(f"{d.clause}/{d.name}" for d in props if d.clause == clause)
+    if own:
+        said = ", ".join(own[:12]) + (f", ... {len(own) - 12} more" if len(own) > 12 else "")
+        return f"no property {name!r}; clause {clause} declares {said}"
+    names = sorted({f"{d.clause}/{d.name}" for d in props} | {d.clause for d in props})
+    close = difflib.get_close_matches(name, names, n=3)
+    near = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return (
+        f"no property {name!r}{near} (name one as clause/label, or a clause that declares"
+        " properties: `referee prove` with no --property lists them all)"
+    )
+
+
+def _unwritable_folder(folder: str) -> str:
+    """Why counterexamples cannot be written to the folder (created if need be), or ""."""
+    if not folder.strip():
+        return "give a folder"
+    where = Path(folder)
+    if where.exists() and not where.is_dir():
+        return "it is a file, not a folder"
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        return f"cannot make the folder ({err.strerror})"
+    if not os.access(where, os.W_OK | os.X_OK):
+        return "the folder cannot be written to"
+    return ""
+
+
+def _run_tag(head: str, choice: Choice) -> str:
+    """A run's name in a counterexample's file name: the printing, and each overlay
+    switched on or off, so that two runs do not write the same file."""
+    return " ".join(
+        [head, *(f"with {o}" for o in choice.on), *(f"without {o}" for o in choice.off)]
+    )
 
 
 def _write_counterexample(folder: str, run: str, o: Outcome) -> str:
@@ -1040,17 +1139,14 @@ def _files_read(spec: Spec) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    _Parser.argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
     if run is None:
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
     if args.quiet and args.verbose:
-        parser.print_usage(sys.stderr)
-        print(
-            "referee: error: give -q (nothing but errors) or -v (more), not both", file=sys.stderr
-        )
-        return EXIT_BAD_INPUT
+        return _usage(args, "give -q (nothing but errors) or -v (more), not both")
     try:
         code = run(args)
         if _json_wanted(args) and hasattr(args, "result"):

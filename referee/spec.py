@@ -191,10 +191,33 @@ def load_spec(game_dir: Path | None = None, data_dir: Path | None = None) -> Spe
     game_dir = (game_dir or default_game_dir()).resolve()
     if not game_dir.is_dir():
         raise RefereeError([Problem(Span(str(game_dir), 0, 0), "no such spec directory")])
+    games = _games_below(game_dir)
+    if games:
+        raise RefereeError(
+            [
+                Problem(
+                    Span(str(game_dir), 0, 0),
+                    f"a folder of {len(games)} games ({', '.join(games)}), not one game's spec",
+                    f"give one of them: --spec {game_dir / games[0]}",
+                )
+            ]
+        )
     key = _fingerprint(game_dir, data_dir)
     if key not in _CACHE:
         _CACHE[key] = _from_disk(game_dir, data_dir)
     return _CACHE[key]
+
+
+def _games_below(folder: Path) -> list[str]:
+    """The games a folder holds one level down, where it is no game's spec itself (no .rules
+    file, no clauses/ of its own): the folder above the games, given by mistake."""
+    if any(folder.glob("*.rules")) or (folder / "clauses").is_dir():
+        return []
+    return sorted(
+        d.name
+        for d in folder.iterdir()
+        if d.is_dir() and (any(d.glob("*.rules")) or (d / "clauses").is_dir())
+    )
 
 
 def _inputs(game_dir: Path, data_dir: Path | None) -> list[tuple[str, Path, int]]:

@@ -136,3 +136,28 @@ def test_quiet_json_prints_nothing_but_errors(capsys: pytest.CaptureFixture[str]
     assert capsys.readouterr().out == ""
     assert main(["explain", "Kuwanna", "--format", "json", "-q"]) == 2
     assert json.loads(capsys.readouterr().out)["errors"][0]["hint"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "command", "message"),
+    [
+        (["prove", "--format", "json", "--timeout", "abc"], "prove", "argument --timeout:"),
+        (["check", "--format=json", "--bogus", "x.yaml"], "check", "unrecognized arguments"),
+        (["spec", "check", "--format", "json", "--nope"], "spec check", "unrecognized arguments"),
+        (["prove", "--format", "json", "-q", "-v"], "prove", "give -q (nothing but errors)"),
+    ],
+)
+def test_a_usage_error_asked_in_json_is_an_envelope(
+    argv: list[str], command: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What argparse refuses comes in the envelope too when JSON is asked for (exit 2)."""
+    try:
+        code = main(argv)
+    except SystemExit as stop:
+        code = int(stop.code or 0)
+    assert code == 2
+    out = json.loads(capsys.readouterr().out)
+    VALIDATOR(schema()).validate(out)
+    assert (out["command"], out["exit_code"], out["result"]) == (command, 2, None)
+    assert out["errors"][0]["file"] == "<command line>"
+    assert out["errors"][0]["message"].startswith(message)

@@ -182,13 +182,22 @@ def test_one_expected_value_changed_is_a_miss_naming_the_clause(
     assert miss["numbers"] == ["loss_due(ishida) = 2: set by 8.7.1"]
 
 
+def checked_in_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], record: dict[str, Any]
+) -> tuple[int, str, str]:
+    """`referee check` on the record, in text: the exit code, standard output and error."""
+    path = tmp_path / "r.yaml"
+    path.write_text(yaml.safe_dump(record, sort_keys=False))
+    code = main(["check", str(path)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 def test_a_miss_in_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record = example("disputes/kuwana-overrun.yaml")
     record["events"][0]["expect"] = {"blocks(Kuwana, tokugawa)": 3}
-    path = tmp_path / "r.yaml"
-    path.write_text(yaml.safe_dump(record, sort_keys=False))
-    assert main(["check", str(path)]) == 1
-    out = capsys.readouterr().out
+    code, out, _ = checked_in_text(tmp_path, capsys, record)
+    assert code == 1
     assert "event 1 (move) misses an expectation: 4.1 (Locations in general)" in out
     assert "expected blocks(Kuwana, tokugawa) = 3; the rules give 4" in out
     assert "blocks(l: Kuwana, s: tokugawa) = 4  (4.1)" in out
@@ -233,6 +242,45 @@ def test_happened_and_other_keys(
     assert got == code, v
     if message:
         assert message in v["violations"][0]["message"]
+
+
+def test_a_key_may_read_the_running_procedure_s_variables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """After the move, the movement phase runs on: its count of moves can be expected; a
+    variable of a procedure not running is the record's fault, said at the key."""
+    record = example("disputes/kuwana-overrun.yaml")
+    record["events"][0]["expect"] = {"moves": 1, "active": "tokugawa"}
+    assert judge(tmp_path, capsys, record)[0] == 0
+    record["events"][0]["expect"] = {"moves + musters": 2}
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 1
+    miss = v["violations"][0]
+    assert (miss["clause"], miss["message"]) == (
+        "7.1",
+        "expected moves + musters = 2; the rules give 1",
+    )
+    assert miss["numbers"] == ["moves = 1", "musters = 0"]
+    record["events"][0]["expect"] = {"prior_owner": None}
+    code, _, err = checked_in_text(tmp_path, capsys, record)
+    assert code == 2
+    assert "the rules fail on the expect key prior_owner: 'prior_owner' is a variable of" in err
+    assert "which is not running after this event" in err
+
+
+def test_a_forall_that_fails_shows_the_case_and_the_state_it_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not the first calls of every case evaluated: the first case that fails, and the
+    state cells read there (a road's uses, keyed by the variable)."""
+    record = example("disputes/kuwana-overrun.yaml")
+    record["events"][0]["expect"] = {"forall r in data segments: road_uses(r) <= 0": True}
+    code, out, _ = checked_in_text(tmp_path, capsys, record)
+    assert code == 1
+    assert "misses an expectation: 7.3.1 (Movement in general)" in out
+    numbers = out.split("the numbers that decide it:\n", 1)[1].splitlines()
+    assert numbers[0].startswith("    it fails for r = {a: ")
+    assert numbers[1] == "    road_uses(r) = 1"
 
 
 def test_expected_refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 from referee.cli import main
-from referee.spec import Spec
+from referee.dsl.reads import floors
+from referee.spec import Spec, load_spec
 from referee.verify.prover import Outcome, prove
 from tests.referee_helpers import output
 
@@ -85,6 +86,7 @@ def test_every_printing_and_overlay_keeps_the_properties(
     assert main(["prove", "--all-overlays"]) == 0
     out = capsys.readouterr().out
     assert "printing gmt-2011" in out and "without S-overrun-draw" in out
+    assert "without E-pickup" not in out  # a printing's own overlay, off under the base one
     assert "failed" not in out
 
 
@@ -344,6 +346,7 @@ def test_every_failure_skip_and_unknown_is_named_and_exits_1(
     assert "1.1/wrong                                failed: counterexample n = " in out
     assert "1.1/cubes                                unknown: z3 gave no answer (" in out
     assert "limit 300 ms)" in out
+    assert "hint: z3 had 0.3 s for each proof; a longer --timeout may let it answer" in out
     assert out.rstrip().splitlines()[-1] == (
         "2 of 3 not proved: 1.1/wrong failed; 1.1/cubes unknown"
     )
@@ -450,7 +453,7 @@ def test_dropped_checks_and_a_lost_discard_are_caught_and_the_move_replays(
     # a bid's card goes nowhere either: the property after a bid sees it
     line = next(ln for ln in out.splitlines() if "3.3/a-bid-is-paid" in ln)
     assert "failed: counterexample after week_cycle.turn_order.bid" in line
-    assert "4 of 68 not proved" in out
+    assert "4 of 71 not proved" in out
     record = folder / "7.3.1-segment-used-once-printing-gmt-later.yaml"
     # the stack goes out and back along one road: under the mutated spec it may, and the
     # road is used twice
@@ -474,7 +477,7 @@ def test_a_counterexample_found_under_a_printing_and_overlays_names_them(
     argv += ["--no-overlay", "D-lc-uses", "--property", "7.3.1/segment-used-once"]
     assert main([*argv, "--counterexample-dir", str(folder)]) == 1
     assert "1 of 1 not proved: 7.3.1/segment-used-once failed" in capsys.readouterr().out
-    path = folder / "7.3.1-segment-used-once-printing-gmt-2011.yaml"
+    path = folder / "7.3.1-segment-used-once-printing-gmt-2011-without-D-lc-uses.yaml"
     record = yaml.safe_load(path.read_text())
     assert list(record)[:3] == ["game", "printing", "no_overlays"]
     assert (record["printing"], record["no_overlays"]) == ("gmt-2011", ["D-lc-uses"])
@@ -830,4 +833,179 @@ def test_prove_proves_the_properties_named(capsys: pytest.CaptureFixture[str]) -
     assert out.splitlines()[-1] == "all 3 proved"
     assert main(["prove", "--property", "9.9/nothing"]) == 2
     err = capsys.readouterr().err
-    assert "no property '9.9/nothing': name one as clause/label" in err
+    assert "no property '9.9/nothing' (name one as clause/label" in err
+    assert "`referee prove` with no --property lists them all" in err
+    # a wrong label: the clause's own properties; a bare label: the one it belongs to
+    assert main(["prove", "--property", "7.3.1/segment-once"]) == 2
+    err = capsys.readouterr().err
+    assert "no property '7.3.1/segment-once'; clause 7.3.1 declares 7.3.1/a-step-is-allowed," in err
+    assert err.rstrip().endswith("7.3.1/segment-used-once")
+    assert main(["prove", "--property", "segment-used-once"]) == 2
+    assert "did you mean '7.3.1/segment-used-once'?" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("folder", "why"),
+    [
+        ("", "give a folder"),
+        ("a-file", "it is a file, not a folder"),
+        ("a-file/below", "cannot make the folder (Not a directory)"),
+    ],
+)
+def test_a_counterexample_folder_that_cannot_be_written_is_refused_at_once(
+    folder: str,
+    why: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Bad --counterexample-dir is usage, said before any proof runs (exit 2, no proof line)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-file").write_text("x")
+    assert main(["prove", "--property", "7.1", "--counterexample-dir", folder]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"referee prove: --counterexample-dir {folder!r}: {why}\n"
+
+
+def test_all_overlays_is_given_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", "--all-overlays", "--printing", "gmt-2011"]) == 2
+    assert "--all-overlays proves under every printing" in capsys.readouterr().err
+
+
+def test_an_overlay_switched_on_and_off_at_once_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["prove", "--property", "7.1", "--overlay", "D-lc-uses", "--no-overlay", "D-lc-uses"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "overlay 'D-lc-uses' is switched both on and off" in err
+    assert "hint: name it once: to switch it on, or off" in err
+
+
+def test_a_count_is_never_below_its_start(game_copy: Path) -> None:
+    """The procedure variables that only count up are found from the rules' `set`s; one the
+    rules may lower is not one."""
+    counts = {("movement_phase", n): 0 for n in ("moves", "musters", "cycled")}
+    counts |= {("", n): 0 for n in ("road_uses", "road_stacks")}
+    counts |= {("", n): 0 for n in ("card_deployments", "deployments_made")}
+    assert floors(load_spec(game_copy).sym) == counts
+    edit(movement_rules(game_copy), "set cycled += 1", "set cycled -= 1")
+    del counts[("movement_phase", "cycled")]
+    assert floors(load_spec(game_copy).sym) == counts
+
+
+def test_a_position_with_a_count_below_its_start_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What the prover assumes of a position, the referee holds a record's position to."""
+    record = tmp_path / "r.yaml"
+    record.write_text(
+        "game: sekigahara\nposition:\n  procedure: movement_phase\n  args: {active: ishida}\n"
+        "  step: moving\n  vars: {level: minimal, moves: -1}\nevents: []\n"
+    )
+    assert main(["check", str(record)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{record}:6:33: moves = -1: the rules only ever raise it from 0,")
+
+
+NEW_VAR = "    var done: bool = false\n"
+
+
+def test_a_starting_value_read_before_the_opening_step_is_not_assumed(
+    game_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A variable whose starting value reads state the opening step's entry changes is not
+    at that value when the step's event comes (second reading: it was assumed, and a false
+    property proved)."""
+    rules = movement_rules(game_copy)
+    edit(rules, NEW_VAR, NEW_VAR + "    var arrived_earlier: int = size(mori_arrived)\n")
+    edit(
+        rules,
+        "  property [within-the-degree]",
+        '  property [carried] "the Mori arrivals noted at the start are still noted"\n'
+        "    after movement within 2 face, 3 card:\n"
+        "    arrived_earlier == size(mori_arrived)\n\n"
+        "  property [within-the-degree]",
+    )
+    assert main(["prove", "--spec", str(game_copy), "--property", "7.1/carried"]) == 1
+    assert "1 of 1 not proved: 7.1/carried failed" in capsys.readouterr().out
+
+
+def test_a_procedure_the_standing_rules_start_runs_beneath_the_invariant_s(
+    game_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An overrun's card draw (a procedure a standing rule starts) comes in the middle of a
+    movement phase: an invariant of the phase's variables is proved over its steps too
+    (second reading: they were left out, and a false property proved)."""
+    rules = movement_rules(game_copy)
+    edit(rules, NEW_VAR, NEW_VAR + "    var their_cards: int = size(hand(opponent(active)))\n")
+    edit(
+        rules,
+        "  property [within-the-degree]",
+        '  property [their-hand-holds] "a movement phase never adds to the other side\'s hand"\n'
+        "    invariant within 2 face, 3 card:\n"
+        "    size(hand(opponent(active))) <= their_cards\n\n"
+        "  property [within-the-degree]",
+    )
+    argv = ["prove", "--spec", str(game_copy), "--property", "7.1/their-hand-holds"]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert (
+        "7.1/their-hand-holds                     failed: counterexample after overrun_replenishment"
+        in out
+    )
+
+
+def test_a_phase_that_starts_with_a_move_counted_fails_starts_afresh_and_replays(
+    game_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A property after an action that reads neither the event nor the position before it
+    is expected in its record: the replay shows the miss."""
+    edit(movement_rules(game_copy), "    var moves: int = 0\n", "    var moves: int = -1\n")
+    folder = tmp_path / "cx"
+    argv = ["prove", "--spec", str(game_copy), "--property", "7.1/starts-afresh"]
+    assert main([*argv, "--counterexample-dir", str(folder)]) == 1
+    capsys.readouterr()
+    (path,) = folder.glob("*.yaml")
+    assert main(["check", "--spec", str(game_copy), str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "event 1 (movement) misses an expectation: 7.1 (Movement in general)" in out
+    assert "    moves = -1\n" in out
+
+
+def test_a_loosened_stack_limit_fails_within_the_degree_and_replays(
+    game_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """7.1's stack limit made to count the moves alone: the property that moves and musters
+    stay within the degree fails, at a position whose counts no game makes negative, and the
+    record replays to the miss with the counts that decide it (second reading of prove)."""
+    edit(
+        movement_rules(game_copy),
+        "unlimited_moves(m) or moves + musters <= stack_moves(m)\n",
+        "unlimited_moves(m) or moves <= stack_moves(m)\n",
+    )
+    folder = tmp_path / "cx"
+    argv = ["prove", "--spec", str(game_copy), "--property", "7.1/within-the-degree"]
+    assert main([*argv, "--counterexample-dir", str(folder)]) == 1
+    assert "1 of 1 not proved: 7.1/within-the-degree failed" in capsys.readouterr().out
+    (path,) = folder.glob("*.yaml")
+    record = yaml.safe_load(path.read_text())
+    counts = record["position"]["vars"]
+    assert counts["moves"] >= 0 and counts["musters"] >= 0 and counts["level"] != "total"
+    assert main(["check", "--spec", str(game_copy), str(path)]) == 1
+    replay = capsys.readouterr().out
+    assert "misses an expectation: 7.1 (Movement in general)" in replay
+    assert f"musters = {counts['musters']}" in replay and "level = " in replay
+
+
+@pytest.mark.parametrize("seconds", ["0", "0.0009", "1e-300", "3601", "abc", "nan"])
+def test_a_timeout_out_of_range_is_refused(
+    seconds: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Below a millisecond z3 would have no limit at all (its unit is the millisecond)."""
+    with pytest.raises(SystemExit) as stop:
+        main(["prove", "--property", "7.1", "--timeout", seconds])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"expected seconds from 0.001 (a millisecond) to 3600 (an hour), got '{seconds}'" in err

@@ -109,6 +109,7 @@ def test_the_readings_cover_every_chapter() -> None:
         "r5-outcomes",
         "m1-mutants",
         "m2-mutants",
+        "r6-limits",
         "fb-a",
         "fb-b",
         "fb-c",

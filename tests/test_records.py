@@ -114,6 +114,12 @@ BAD = [
         "unknown overlay 'S-nothing'",
     ),
     (
+        "an overlay both on and off",
+        HEAD + "overlays: [S-split]\nno_overlays: [S-split]\nevents: []\n",
+        "2:12",
+        "overlay 'S-split' is switched both on and off",
+    ),
+    (
         "unknown procedure",
         HEAD + "position: {procedure: nope}\nevents: []\n",
         "2:23",

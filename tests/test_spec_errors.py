@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
+from referee.spec import SPEC_ROOT
 from tests.referee_helpers import output
 
 HEAD = 'game g "G"\nprinting p "P" base\n'
@@ -231,6 +232,17 @@ def test_json_errors_for_programs(
 def test_missing_spec_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["spec", "check", "--spec", str(tmp_path / "nope")]) == 2
     assert "no such spec directory" in capsys.readouterr().err
+
+
+def test_the_folder_above_the_games_is_named_as_such(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--spec given the folder that holds the games: one message, not every clause's error."""
+    assert main(["prove", "--spec", str(SPEC_ROOT)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2, err
+    assert "a folder of 2 games (fierce-battle, sekigahara), not one game's spec" in err
+    assert f"hint: give one of them: --spec {SPEC_ROOT / 'fierce-battle'}" in err
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

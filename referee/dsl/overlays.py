@@ -39,6 +39,13 @@ def in_force(
     if printing and printing not in sym.printings:
         raise _unknown(where(printing), "printing", printing, list(sym.printings))
     groups = overlay_groups(sym)
+    both = [name for name in choice.on if name in choice.off]
+    if both:
+        raise fail(
+            where(both[0]),
+            f"overlay '{both[0]}' is switched both on and off",
+            "name it once: to switch it on, or off",
+        )
     wanted: dict[str, set[str]] = {"on": set(), "off": set()}
     for key, names in (("on", choice.on), ("off", choice.off)):
         for name in names:

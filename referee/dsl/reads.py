@@ -70,3 +70,78 @@ def reads(e: Any, sym: Symbols, seen: set[str] | None = None) -> set[str]:
 
     walk(e, frozenset())
     return out
+
+
+def _sets(stmts: list[ast.Stmt]) -> list[ast.SetStmt]:
+    """Every `set` among the statements, inside their `if`s and `for`s."""
+    out: list[ast.SetStmt] = []
+    for st in stmts:
+        if isinstance(st, ast.SetStmt):
+            out.append(st)
+        elif isinstance(st, ast.IfStmt):
+            out += _sets(st.then) + _sets(st.orelse)
+        elif isinstance(st, ast.ForStmt):
+            out += _sets(st.body)
+    return out
+
+
+def procedure_statements(p: ast.Procedure) -> list[ast.Stmt]:
+    """The statements of a procedure's own: its steps' entries, actions and triggers, and
+    its triggers (not those of the routines and procedures they run)."""
+    out: list[ast.Stmt] = []
+    for step in p.steps:
+        out += step.enter
+        for a in step.allows:
+            out += a.effects
+        for t in step.triggers:
+            out += t.body
+    for t in p.triggers:
+        out += t.body
+    return out
+
+
+def floors(sym: Symbols) -> dict[tuple[str, str], int]:
+    """The procedure variables, by procedure and name, and the state cells, by "" and name,
+    that only count up: of type int, starting at a whole number, and wherever the rules set
+    one, raised by a whole number not below zero or set to one not below the start. Such a
+    value is never below its start, so a position that gives it less is one no game
+    reaches."""
+    stmts: list[ast.Stmt] = []
+    for d in sym.actions.values():
+        if isinstance(d, ast.Routine):
+            stmts += d.body
+        elif isinstance(d, ast.Procedure):
+            stmts += procedure_statements(d)
+    for w in sym.standing:
+        stmts += w.body
+    if any(isinstance(d, ast.Extern) and d.action for d in sym.actions.values()):
+        return {}  # an action outside the rules language may set anything
+    sets: dict[str, list[ast.SetStmt]] = {}
+    for st in _sets(stmts):
+        target: ast.Expr = st.target
+        if isinstance(target, ast.Call) and isinstance(target.func, ast.Name):
+            target = target.func
+        if isinstance(target, ast.Name):
+            sets.setdefault(target.id, []).append(st)
+
+    def counts_up(st: ast.SetStmt, start: int) -> bool:
+        if not isinstance(st.value, ast.IntLit):
+            return False
+        return (st.op == "+=" and st.value.value >= 0) or (st.op == "=" and st.value.value >= start)
+
+    out: dict[tuple[str, str], int] = {}
+    for proc in sym.procedures().values():
+        for v in proc.vars:
+            if v.type.name != "int" or not isinstance(v.value, ast.IntLit):
+                continue
+            start = v.value.value
+            if all(counts_up(st, start) for st in sets.get(v.name, [])):
+                out[(proc.name, v.name)] = start
+    for name, d in sym.values.items():
+        if not isinstance(d, ast.StateDecl) or d.type.name != "int":
+            continue
+        if isinstance(d.value, ast.IntLit) and all(
+            counts_up(st, d.value.value) for st in sets.get(name, [])
+        ):
+            out[("", name)] = d.value.value
+    return out

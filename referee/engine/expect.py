@@ -17,7 +17,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from referee.data.source import Document
@@ -34,6 +34,7 @@ from referee.dsl.interp import (
     plain,
 )
 from referee.dsl.parser import parse_expr
+from referee.dsl.reads import reads
 from referee.dsl.types import BUILTINS, T
 from referee.engine.record import Event
 from referee.engine.values import Converter
@@ -52,6 +53,8 @@ class Expectation:
     clause: str = ""  # the clause of the definition or state the key names first
     name: str = ""  # that definition's or state's name
     where: Span | None = None  # where the record writes the key
+    # the procedures' parameters and variables the key reads, each with its procedures
+    variables: dict[str, list[str]] = field(default_factory=dict)
 
 
 class KeyFailed(Exception):
@@ -88,6 +91,50 @@ def bare_enum_values(sym: Symbols, interp: Interpreter) -> dict[str, tuple[T, An
         for k, vs in seen.items()
         if len(vs) == 1 and k not in sym.values and k not in sym.types and k not in BUILTINS
     }
+
+
+def _frame_names(sym: Symbols, checker: Checker) -> dict[str, T]:
+    """The parameters and variables of the rules' procedures, by name and type: a key may
+    read those of a procedure running after its event (a name two procedures give two
+    types is left out)."""
+    seen: dict[str, set[T]] = {}
+    for proc in sym.procedures().values():
+        for name, t in [
+            *((p.name, p.type) for p in proc.params),
+            *((v.name, v.type) for v in proc.vars),
+        ]:
+            seen.setdefault(name, set()).add(checker.typeref(t))
+    return {k: next(iter(ts)) for k, ts in seen.items() if len(ts) == 1 and k not in sym.values}
+
+
+def _own_names(proc: ast.Procedure) -> set[str]:
+    return {v.name for v in proc.vars} | {q.name for q in proc.params}
+
+
+def _names(e: Any) -> list[str]:
+    """The bare names an expression reads, each once, in the order written."""
+    out: list[str] = []
+    stack: list[Any] = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name) and n.id not in out:
+            out.append(n.id)
+        elif isinstance(n, ast.Expr):
+            for v in reversed(list(vars(n).values())):
+                if isinstance(v, list):
+                    stack.extend(reversed([x for x in v if isinstance(x, ast.Expr)]))
+                elif isinstance(v, ast.Expr):
+                    stack.append(v)
+    return out
+
+
+def frame_values(frames: list[Any]) -> dict[str, Any]:
+    """The values of the running procedures' parameters and variables, the innermost
+    procedure's where two give the same name."""
+    out: dict[str, Any] = {}
+    for f in frames:
+        out.update(f.vars)
+    return out
 
 
 def _type_ref(t: T) -> ast.TypeRef:
@@ -144,6 +191,7 @@ def compile_expectations(
     bare = bare_enum_values(sym, interp)
     checker = Checker([], sym.data_values)
     checker.sym = sym
+    names = {k: t for k, (t, _) in bare.items()} | _frame_names(sym, checker)
     out = []
     for key, value in raw.items():
         path = base + (key,)
@@ -160,7 +208,7 @@ def compile_expectations(
         try:
             e = parse_expr(key, where, "expect")
             checker.problems = []
-            t = checker.expr(e, {k: t for k, (t, _) in bare.items()})
+            t = checker.expr(e, dict(names))
         except RecursionError:
             raise _bad(doc, where, "expect: an expression nested too deeply to check") from None
         except RefereeError as err:
@@ -172,7 +220,19 @@ def compile_expectations(
         # null: nothing (no owner, no side)
         expected = None if value is None else plain(convert.convert(value, _type_ref(t), path))
         clause, name = _head(sym, e)
-        out.append(Expectation(key, path, e, expected, clause, name, where))
+        # the procedures' variables it reads (not the names it binds), in the order written
+        free = reads(e, sym)
+        procs = list(sym.procedures().values())
+        declared = {
+            n: [proc.name for proc in procs if n in _own_names(proc)]
+            for n in _names(e)
+            if n in free and n in names and n not in bare
+        }
+        if not clause and declared:  # a procedure's variable: the clause of the procedure
+            first = next(iter(declared))
+            proc = next(p for p in procs if p.name == declared[first][0])
+            clause, name = proc.clause, proc.name
+        out.append(Expectation(key, path, e, expected, clause, name, where, declared))
     return out
 
 
@@ -273,10 +333,12 @@ def check_expectations(
     interp: Interpreter,
     bare: dict[str, tuple[T, Any]],
     told: list[str],
+    running: dict[str, Any] | None = None,
 ) -> list[Miss]:
-    """Each expectation after its event: the misses, with the numbers that make the value."""
+    """Each expectation after its event: the misses, with the numbers that make the value
+    (a key may read the running procedures' parameters and variables, ``running``)."""
     misses = []
-    env = {k: v for k, (_, v) in bare.items()}
+    env = {k: v for k, (_, v) in bare.items()} | (running or {})
     for x in expectations:
         if x.key == ILLEGAL:
             continue  # judged with the event's verdict (see ``refused``)
@@ -292,13 +354,28 @@ def check_expectations(
                     Miss(x, told, f"expected {x.key}: {_some(wrong)} {verb}; told: {said}", [])
                 )
             continue
+        idle = [n for n in x.variables if n not in env]
+        if idle:
+            procs = " or ".join(x.variables[idle[0]])
+            said = f"'{idle[0]}' is a variable of {procs}, which is not running after this event"
+            raise KeyFailed(x, RefereeError([Problem(x.where or Span("<rules>", 0, 0), said)]))
         try:
             value = plain(interp.eval(x.expr, dict(env)))
             if _same(value, x.expected):
                 continue
-            numbers, setter = _numbers(interp, x.expr, env), _set_by(interp, x.expr, env)
+            case = _falsifier(interp, x.expr, env) if value is False else None
+            if case is None:
+                numbers = _numbers(interp, x.expr, env)
+            else:  # a forall: the numbers of the first case it fails at
+                assert isinstance(x.expr, ast.Quant)
+                said = ", ".join(f"{k} = {brief(v)}" for k, v in case.items())
+                numbers = [f"it fails for {said}"]
+                numbers += _state_read(interp, x.expr.body, {**env, **case})
+                numbers += _numbers(interp, x.expr.body, {**env, **case})
+            setter = _set_by(interp, x.expr, env)
         except (RefereeError, *RULES_FAILURES) as err:
             raise KeyFailed(x, err) from None
+        numbers += [f"{n} = {brief(env[n])}" for n in x.variables if n in (running or {})]
         if setter:
             numbers.append(f"{clip(x.key)} = {brief(value)}: set by {setter}")
         misses.append(
@@ -347,6 +424,57 @@ class _Capped(list[TraceEntry]):
         if len(self) >= MAX_TRACED:
             raise _Enough
         super().append(entry)
+
+
+def _falsifier(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> dict[str, Any] | None:
+    """For a `forall` that is false, the first values of its variables its body is false at
+    (None for any other expression)."""
+    if not (isinstance(e, ast.Quant) and e.kind == "forall"):
+        return None
+
+    def first(binders: list[ast.Binder], bound: dict[str, Any]) -> dict[str, Any] | None:
+        if not binders:
+            return None if interp.eval(e.body, {**env, **bound}) else bound
+        b = binders[0]
+        for x in interp.eval(b.domain, {**env, **bound}):
+            found = first(binders[1:], {**bound, b.name: x})
+            if found is not None:
+                return found
+        return None
+
+    return first(list(e.binders), {})
+
+
+def _state_read(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> list[str]:
+    """The state cells an expression reads directly, each with its value (a call's
+    arguments by the names written, else by their values)."""
+    out: dict[str, None] = {}
+    stack: list[Any] = [e]
+    while stack:
+        n = stack.pop()
+        if not isinstance(n, ast.Expr):
+            continue
+        d = interp.sym.values.get(n.id) if isinstance(n, ast.Name) else None
+        if isinstance(d, ast.StateDecl) and not d.params:
+            out[f"{d.name} = {brief(interp.eval(n, dict(env)))}"] = None
+        elif (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name)
+            and isinstance(interp.sym.values.get(n.func.id), ast.StateDecl)
+        ):
+            args = ", ".join(
+                a.id if isinstance(a, ast.Name) else brief(interp.eval(a, dict(env)))
+                for a in n.args
+            )
+            out[f"{n.func.id}({args}) = {brief(interp.eval(n, dict(env)))}"] = None
+            stack.extend(a for a in n.args if isinstance(a, ast.Expr))
+            continue
+        for v in vars(n).values():
+            if isinstance(v, list):
+                stack.extend(x for x in v if isinstance(x, ast.Expr))
+            elif isinstance(v, ast.Expr):
+                stack.append(v)
+    return sorted(out)
 
 
 def _numbers(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> list[str]:

@@ -29,7 +29,7 @@ from referee.dsl.interp import (
     show,
 )
 from referee.dsl.overlays import Choice, in_force
-from referee.dsl.reads import reads
+from referee.dsl.reads import floors, reads
 from referee.engine import alternatives
 from referee.engine.expect import (
     ILLEGAL,
@@ -38,6 +38,7 @@ from referee.engine.expect import (
     bare_enum_values,
     check_expectations,
     compile_expectations,
+    frame_values,
     refused,
 )
 from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
@@ -156,6 +157,7 @@ class Referee:
         self.players = ast.TypeRef(game.players) if game and game.players else None
         self.actions = self.sym.event_actions()
         self.defaulted_vars: list[str] = []  # the position's procedure vars it does not give
+        self.counts: dict[tuple[str, str], int] | None = None  # floors, when a position needs them
         self.notes: list[str] = []  # what the reader of the verdict should know of the start
 
     def release(self) -> None:
@@ -369,6 +371,22 @@ class Referee:
             if name not in declared:
                 raise self._bad(where, f"procedure {frame.proc.name} has no var '{name}'")
             frame.vars[name] = self.convert.convert(value, declared[name].type, where)
+            self._not_below_start((frame.proc.name, name), frame.vars[name], where)
+
+    def _not_below_start(
+        self, name: tuple[str, str], value: Any, where: tuple[str | int, ...]
+    ) -> None:
+        """A count the rules only raise (see referee.dsl.reads.floors) given below its start:
+        a position no game reaches, refused."""
+        if self.counts is None:
+            self.counts = floors(self.sym)
+        start = self.counts.get(name)
+        if start is not None and isinstance(value, int) and value < start:
+            raise self._bad(
+                where,
+                f"{name[1]} = {value}: the rules only ever raise it from {start}, so no game"
+                " reaches a position that gives less",
+            )
 
     def _set_state(self, name: str, value: Any, path: tuple[str | int, ...]) -> None:
         d = self.sym.values.get(name)
@@ -388,7 +406,9 @@ class Referee:
         path: tuple[str | int, ...],
     ) -> None:
         if not params:
-            self.interp.write_state(d, keys, self.convert.convert(value, d.type, path))
+            converted = self.convert.convert(value, d.type, path)
+            self._not_below_start(("", d.name), converted, path)
+            self.interp.write_state(d, keys, converted)
             return
         if not isinstance(value, dict):
             raise self._bad(path, f"expected a mapping by {params[0].name}")
@@ -544,7 +564,11 @@ class Referee:
         told = [f"{st.clause}/{st.label}" for st, _, _ in self.interp.told[since:]]
         try:
             misses = check_expectations(
-                expected, self.interp, bare_enum_values(self.sym, self.interp), told
+                expected,
+                self.interp,
+                bare_enum_values(self.sym, self.interp),
+                told,
+                frame_values(self.machine.frames),
             )
         except KeyFailed as err:
             raise self._key_failed(ev, err) from None

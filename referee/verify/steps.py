@@ -38,7 +38,7 @@ import z3
 
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
-from referee.dsl.reads import reads
+from referee.dsl.reads import floors, procedure_statements, reads
 from referee.verify.prover import MAX_INLINE, Translator, Untranslatable, _enum, read_key
 
 NOTHING = "nothing~"  # the absent value, one more value of every enumeration
@@ -330,10 +330,17 @@ class StepTranslator(Translator):
         super().__init__(sym, data_values)
         self.collections = collections
         self.within = within
+        self.floors: dict[tuple[str, str], int] = {}  # see referee.dsl.reads.floors
         self.cells: dict[str, Cell] = {}
         self.havoc: set[str] = set()  # cells unknown when read (standing rules write them)
         self.frame: dict[str, Any] = {}  # the procedure's parameters and variables
+        # an event of another procedure, run while the invariant's own is running: the
+        # invariant reads that one's parameters and variables (see invariant_frame)
+        self.inv_frame: tuple[dict[str, Any], dict[str, ast.TypeRef]] | None = None
         self.assumptions: list[Any] = []
+        # what the rules make true of every position (a count never below its start): not
+        # needed to prove, so added only where the proof fails without them
+        self.facts: list[Any] = []
         self.over: Any = z3.BoolVal(False)
         self.guard: Any = z3.BoolVal(True)
         self.missed: set[str] = set()  # what could not be translated, said in a reason
@@ -411,6 +418,19 @@ class StepTranslator(Translator):
         ):
             self.assumptions.append(z3.Not(self.eq(v, _NOTHING)))
         return v
+
+    @contextlib.contextmanager
+    def invariant_frame(self) -> Iterator[None]:
+        """The invariant's procedure's frame in place of the event's, while it is read."""
+        if self.inv_frame is None:
+            yield
+            return
+        saved = self.frame, self.frame_types
+        self.frame, self.frame_types = self.inv_frame
+        try:
+            yield
+        finally:
+            self.frame, self.frame_types = saved
 
     def fresh_value(self, t: ast.TypeRef, name: str) -> Any:
         self.fresh += 1
@@ -527,7 +547,7 @@ class StepTranslator(Translator):
         ):
             d = self.sym.values[name]
             assert isinstance(d, ast.StateDecl)
-            return self.fresh_value(d.type, f"{name}?")
+            return self.at_least(name, self.fresh_value(d.type, f"{name}?"))
         c = self.cell(name)
         keys = [self.unwrap(a) for a in args]
 
@@ -545,7 +565,14 @@ class StepTranslator(Translator):
                 ],
                 elem,
             )
-        return self.wrap(c.decl_type, sel(c.scalar))
+        return self.at_least(name, self.wrap(c.decl_type, sel(c.scalar)))
+
+    def at_least(self, name: str, value: Any) -> Any:
+        """A cell's value, never below its start where the rules only count it up."""
+        floor = self.floors.get(("", name))
+        if floor is not None and isinstance(value, z3.ArithRef):
+            self.facts.append(value >= floor)
+        return value
 
     def write_cell(self, name: str, args: list[Any], value: Any) -> None:
         self.dirty = True  # from here on, a standing rule may have fired
@@ -1275,6 +1302,24 @@ def _source(e: ast.Expr) -> str:
         return ""
 
 
+def _as_many(base: list[Any], wanted: list[Any]) -> list[Any]:
+    """Of the constraints wanted, all if they hold with the base ones; else, in order, each
+    that holds with the base and those kept before it."""
+    if not wanted:
+        return []
+    solver = z3.Solver()
+    solver.set("rlimit", RLIMIT)
+    solver.add(*base)
+    if solver.check(*wanted) == z3.sat:
+        return wanted
+    kept = []
+    for c in wanted:
+        if solver.check(c) == z3.sat:
+            solver.add(c)
+            kept.append(c)
+    return kept
+
+
 class InvariantProver:
     def __init__(
         self,
@@ -1287,6 +1332,7 @@ class InvariantProver:
         self.sym, self.data_values, self.collections, self.p = sym, data_values, collections, p
         self.timeout_ms = timeout_ms
         self.inv_reads = reads(p.body, sym)
+        self.floors = floors(sym)  # the counts, never below their start
         self.standing_writes: dict[str, set[str]] = {
             f"{w.clause}/{w.name}": writes(w.body, sym) for w in sym.standing
         }
@@ -1303,7 +1349,9 @@ class InvariantProver:
         self.left_out: set[str] = set()
 
     def translator(self) -> StepTranslator:
-        return StepTranslator(self.sym, self.data_values, self.collections, self.p.within)
+        tr = StepTranslator(self.sym, self.data_values, self.collections, self.p.within)
+        tr.floors = self.floors
+        return tr
 
     def skolems(self, tr: StepTranslator) -> tuple[dict[str, Any], Any]:
         """The invariant's outermost ``forall`` as constants (a violation names its values),
@@ -1314,7 +1362,8 @@ class InvariantProver:
             return env, z3.BoolVal(True)
         constraints = []
         for b in body.binders:
-            dom = tr.expr(b.domain, env)
+            with tr.invariant_frame():
+                dom = tr.expr(b.domain, env)
             if not isinstance(dom, SList) or not dom.slots:
                 return {}, z3.BoolVal(True)
             tr.fresh += 1
@@ -1329,9 +1378,10 @@ class InvariantProver:
     def holds(self, tr: StepTranslator, env: dict[str, Any]) -> Any:
         """The invariant, at the skolem constants if it has them."""
         body = self.p.body
-        if env and isinstance(body, ast.Quant):
-            return tr.expr(body.body, env)
-        return tr.expr(body, {})
+        with tr.invariant_frame():
+            if env and isinstance(body, ast.Quant):
+                return tr.expr(body.body, env)
+            return tr.expr(body, {})
 
     def quiescent(self, tr: StepTranslator, at: dict[str, Any] | None = None) -> None:
         """Assume no standing rule is due, at each combination of its parameters' values (a
@@ -1368,6 +1418,8 @@ class InvariantProver:
         for v in proc.vars:
             tr.frame_types[v.name] = v.type
             tr.frame[v.name] = tr.expr(v.value, {}) if initial else tr.fresh_value(v.type, v.name)
+            if not initial and (proc.name, v.name) in self.floors:
+                tr.facts.append(tr.frame[v.name] >= self.floors[(proc.name, v.name)])
 
     def solve(self, tr: StepTranslator, goal: Any) -> tuple[Any, z3.Solver]:
         """Whether the goal (a counterexample) can hold. Proved, the checks and standing
@@ -1379,6 +1431,9 @@ class InvariantProver:
         solver.add(goal)
         indicators = [t[0] for t in tr.tracked]
         result = solver.check(*indicators)
+        if result != z3.unsat and tr.facts:  # a counterexample: one a game can reach?
+            solver.add(*tr.facts)
+            result = solver.check(*indicators)
         needed = {str(c) for c in solver.unsat_core()} if result == z3.unsat else None
         if result != z3.unsat:
             solver.add(*indicators)  # the model that follows assumes every one
@@ -1396,6 +1451,11 @@ class InvariantProver:
         self.kept |= tr.kept
         self.left_out |= tr.left_out
         return result, solver
+
+    def no_answer(self, solver: z3.Solver, where: str) -> str:
+        """Why z3 gave no answer, the limit it had, and where (a longer --timeout may do)."""
+        at = f" in {where}" if where else ""
+        return f"z3 gave no answer ({solver.reason_unknown()}; limit {self.timeout_ms} ms){at}"
 
     def var_procedure(self) -> ast.Procedure | None:
         """The procedure whose variables (and parameters) the invariant reads: the one that
@@ -1431,7 +1491,7 @@ class InvariantProver:
         result, solver = self.solve(tr, goal)
         if result == z3.unsat:
             return StepOutcome("proved", "by the standing rules")
-        out = StepOutcome("failed" if result == z3.sat else "skipped", "standing rules")
+        out = StepOutcome("failed" if result == z3.sat else "unknown", "standing rules")
         if result == z3.sat:
             out.model = solver.model()
             if event is not None:
@@ -1445,7 +1505,7 @@ class InvariantProver:
                 out.event = self.event(tr, model, t, step, {"by": self.actor(tr, t)})
                 out.where = t.where
         else:
-            out.reason = f"z3 could not decide ({solver.reason_unknown()})"
+            out.reason = self.no_answer(solver, "")
         return out
 
     def idle_event(self) -> tuple[Transition, ast.Step] | None:
@@ -1484,9 +1544,15 @@ class InvariantProver:
             )
         candidates += [(t, False) for t in transitions(self.sym)]
         candidates.append((Transition("any event", None, None, []), False))
+        inner = beneath(proc_of_vars, self.sym) if proc_of_vars is not None else set()
         for t, start in candidates:
+            # an event of another procedure may come while the invariant's runs (a
+            # procedure it starts): its variables stay as they were
+            outer = None
             if proc_of_vars is not None and t.proc is not proc_of_vars:
-                continue
+                if t.proc is None or t.proc.name not in inner:
+                    continue
+                outer = proc_of_vars
             touched = (
                 writes(t.body, self.sym)
                 | self.havoc_cells
@@ -1501,14 +1567,14 @@ class InvariantProver:
             if not (touched & self.inv_reads) and not start and t.where != "any event":
                 continue
             checked += 1
-            out = self.one_transition(t, start)
+            out = self.one_transition(t, start, outer=outer)
             if out.status == "failed" and t.allow is not None:
                 # again with every check the step makes: the event found is then one the
                 # referee allows (or, if there is none, the checks left out were needed)
-                out = self.one_transition(t, start, all_checks=True)
+                out = self.one_transition(t, start, all_checks=True, outer=outer)
             if out.status == "failed":
                 return out
-            if out.status == "skipped":
+            if out.status in ("skipped", "unknown"):
                 worst = out
         if worst is not None:
             return worst
@@ -1532,7 +1598,7 @@ class InvariantProver:
                 out = self.one_transition(t, False, all_checks=True)
             if out.status == "failed":
                 return out
-            if out.status == "skipped":
+            if out.status in ("skipped", "unknown"):
                 worst = out
         if not checked:
             return StepOutcome("skipped", reason=f"no step allows '{action}'")
@@ -1540,17 +1606,56 @@ class InvariantProver:
             return worst or StepOutcome("proved", f"each of {checked} '{action}' event(s) allowed")
         return worst or StepOutcome("proved", f"after each of {checked} '{action}' event(s)")
 
-    def one_transition(self, t: Transition, start: bool, all_checks: bool = False) -> StepOutcome:
+    def opening(self, t: Transition) -> bool:
+        """Whether the event is one of its procedure's opening step, which the procedure
+        holds only once, on starting: no step leads back to it, each of its actions leads
+        on, and nothing between the start and the event sets the procedure's variables
+        (its entry, its triggers, the procedure's, the standing rules), nor what their
+        starting values read. Before it, the variables hold their starting values."""
+        proc = t.proc
+        if proc is None or t.allow is None or not proc.steps:
+            return False
+        first = proc.steps[0]
+        if t.allow not in first.allows:
+            return False
+        if any(a.then in ("", first.name) for a in first.allows):
+            return False
+        for step in proc.steps:
+            if any(a.then == first.name for a in step.allows):
+                return False
+            if any(nxt == first.name for _, nxt in step.ends):
+                return False
+        between = list(first.enter)
+        for g in [*first.triggers, *proc.triggers]:
+            between += g.body
+        for w in self.sym.standing:
+            between += w.body
+        # the starting values are taken on starting, before the step's entry: what they read
+        # must not change before the event either
+        starts = reads([v.value for v in proc.vars], self.sym)
+        return not (writes(between, self.sym) & ({v.name for v in proc.vars} | starts))
+
+    def one_transition(
+        self,
+        t: Transition,
+        start: bool,
+        all_checks: bool = False,
+        outer: ast.Procedure | None = None,
+    ) -> StepOutcome:
         tr = self.translator()
+        if outer is not None:  # the invariant's procedure, running beneath the event's
+            self.frame_of(tr, outer, False)
+            tr.inv_frame = tr.frame, tr.frame_types
         tr.standing_cells = set(self.havoc_cells)
         allowing = bool(self.p.allows)  # every check is the property's, none is assumed
         not_theirs: Any = z3.BoolVal(False)  # the event sent by a side whose turn it is not
         tr.relevant = None if allowing else widen(t.body, set(self.inv_reads), self.sym)
         tr.all_checks = all_checks
-        self.frame_of(tr, t.proc, start)
+        opening = not start and self.opening(t)
+        self.frame_of(tr, t.proc, start or opening)
         if t.decl:
             tr.read.add(t.decl)
-        if start and t.proc is not None:  # the variables' starting values
+        if (start or opening) and t.proc is not None:  # the variables' starting values
             tr.read |= {read_key(f"{t.proc.name}.{v.name}", t.proc.overlay) for v in t.proc.vars}
         pre_frame = dict(tr.frame)
         effect = bool(self.p.after or self.p.allows)
@@ -1642,9 +1747,7 @@ class InvariantProver:
         if result == z3.unsat:
             return StepOutcome("proved")
         if result == z3.unknown:
-            return StepOutcome(
-                "skipped", reason=f"z3 could not decide ({solver.reason_unknown()}) in {t.where}"
-            )
+            return StepOutcome("unknown", reason=self.no_answer(solver, t.where))
         model = solver.model()
         out = StepOutcome("failed", "induction", where=t.where, model=model)
         step = _step_of(t)
@@ -1660,18 +1763,17 @@ class InvariantProver:
                     pass
             # the simplest position and event: the event may change, and the keys shown
             # with it
-            fixed = self.unwritable(tr, tr.initial)
+            # a record gives no variable at nothing (the referee would take its start)
+            vars_: list[tuple[str, list[str], Any, Any]] = [("", [], a, b) for a, b in starts]
+            fixed = self.statable(tr, vars_) + self.unwritable(tr, tr.initial)
             shown = [*at.values(), *env.values()]
-            model = self.simplest(
-                tr, solver, entries + [("", [], a, b) for a, b in starts], [], fixed
-            )
+            model = self.simplest(tr, solver, entries + vars_, [], fixed)
             # then the event and the values the invariant fails at stay as they are, and
             # the cells at the keys they name are at their starting values where they can
             # be, none at nothing (a record cannot give it)
             self.look(model, shown)
             entries = self.entries(tr, tr.initial)
-            vars_: list[tuple[str, list[str], Any, Any]] = [("", [], a, b) for a, b in starts]
-            fixed = fixed + self.statable(tr, entries + vars_)
+            fixed = fixed + self.statable(tr, entries)
             model = self.simplest(tr, solver, entries + vars_, _scalars(shown), fixed, model)
             out.position = self.position(tr, model, entries, t.proc, step, pre_frame)
             if t.allow is not None:
@@ -1892,26 +1994,30 @@ class InvariantProver:
         shown were chosen by stay as they were; what a record cannot give, ``fixed``, at its
         starting value if the failure can do without)."""
         first = pin_to or solver.model()
-        opt = z3.Optimize()
-        opt.set("rlimit", RLIMIT)  # a limit of work, not of time: the same model on any machine
-        opt.add(*solver.assertions())
-        if fixed:
-            opt.push()
-            opt.add(*fixed)
-            if opt.check() != z3.sat:
-                opt.pop()
+        pins = []
         for v in pinned:
             term = tr.unwrap(v)
             if isinstance(term, z3.ExprRef):
-                opt.add(term == first.eval(term, model_completion=True))
+                pins.append(term == first.eval(term, model_completion=True))
+        opt = z3.Optimize()
+        opt.set("rlimit", RLIMIT)  # a limit of work, not of time: the same model on any machine
+        opt.add(*solver.assertions())
+        # what a record cannot give first, then the values shown: all of them where the
+        # failure allows, else each one the failure allows with those kept before it
+        opt.add(*_as_many(list(solver.assertions()), [*(fixed or []), *pins]))
+        distance = []
         for name, _, value, default in entries:
             if default is not None:
                 try:
-                    # a procedure's variables (named "") weigh more: a count below zero
-                    # is no position
+                    # a procedure's variables (named "") weigh more
                     opt.add_soft(tr.eq(value, default), 1 if name else 3)
+                    term, start = tr.unwrap(value), tr.unwrap(default)
+                    if isinstance(term, z3.ArithRef) and isinstance(start, z3.ArithRef):
+                        distance.append(z3.If(term >= start, term - start, start - term))
                 except (Untranslatable, *_SLIPS):
                     pass
+        if distance:  # then a number off its start as near it as can be
+            opt.minimize(z3.Sum(distance))
         if opt.check() == z3.sat:
             return opt.model()
         return solver.model()
@@ -2038,6 +2144,40 @@ def _has_check(stmts: list[ast.Stmt]) -> bool:
     return False
 
 
+def _started(stmts: list[ast.Stmt], sym: Symbols, seen: set[str]) -> set[str]:
+    """The procedures the statements start (`do`), through the routines they run."""
+    out: set[str] = set()
+    for st in stmts:
+        if isinstance(st, ast.IfStmt):
+            out |= _started(st.then, sym, seen) | _started(st.orelse, sym, seen)
+        elif isinstance(st, ast.ForStmt):
+            out |= _started(st.body, sym, seen)
+        elif isinstance(st, ast.DoStmt) and st.name not in seen:
+            seen.add(st.name)
+            callee = sym.actions.get(st.name)
+            if isinstance(callee, ast.Procedure):
+                out.add(st.name)
+            elif isinstance(callee, ast.Routine):
+                out |= _started(callee.body, sym, seen)
+    return out
+
+
+def beneath(proc: ast.Procedure, sym: Symbols) -> set[str]:
+    """The procedures that may run at any moment while the procedure runs: those the
+    standing rules start, and those they start, and so on. (One the procedure starts itself
+    runs at a point of its own steps, a battle's follow-on combat, say; an invariant speaks
+    of the procedure's variables while they are its own, not while such a one runs.)"""
+    procs = sym.procedures()
+    found = _started([st for w in sym.standing for st in w.body], sym, set())
+    todo = list(found)
+    while todo:
+        more = _started(procedure_statements(procs[todo.pop()]), sym, set()) - found
+        found |= more
+        todo += more
+    found.discard(proc.name)
+    return found
+
+
 def _starts(stmts: list[ast.Stmt], sym: Symbols) -> bool:
     return any(isinstance(st, ast.DoStmt) for st in stmts)
 
@@ -2091,6 +2231,22 @@ def prove_invariant(
     return second, prover.used, prover.read, prover.left_out - prover.kept
 
 
+def _names_in(e: Any) -> set[str]:
+    """Every name an expression writes, called or not (a binder's too)."""
+    out: set[str] = set()
+    stack: list[Any] = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        if isinstance(n, (ast.Expr, ast.Binder)):
+            stack.extend(v for v in vars(n).values() if isinstance(v, (ast.Expr, ast.Binder)))
+            for v in vars(n).values():
+                if isinstance(v, (list, tuple)):
+                    stack.extend(x for x in v if isinstance(x, (ast.Expr, ast.Binder)))
+    return out
+
+
 def record_of(p: ast.Property, found: StepOutcome) -> dict[str, Any]:
     """A record that replays a failure: the position, the event, and the invariant expected
     to hold after it (``referee check`` reports the miss)."""
@@ -2105,8 +2261,26 @@ def record_of(p: ast.Property, found: StepOutcome) -> dict[str, Any]:
     # a property after an action reads the position before the event, which an expect:
     # cannot state: the record gives the position and the event, the property says the rest;
     # one that an action is allowed fails with an event the referee refuses, citing the check
-    if event and source and not p.after and not p.allows:
+    args: dict[str, Any] = next(iter(event.values()), {}) if event else {}
+    if (
+        event
+        and source
+        and not p.allows
+        and not (p.after and _names_in(p.body) & {"before", *args})
+    ):
+        # an invariant, or a property after an action that reads neither the position before
+        # it nor the event: the record expects it after the event
         event["expect"] = {source: True}
+    elif event and p.after:
+        record["title"] += (
+            f" (the referee allows the event: the property, which reads the event and the"
+            f" position before it, fails after it: {source})"
+        )
+    elif event:
+        record["title"] += (
+            " (the property holds this event allowed: the referee refuses it, citing the"
+            " check that makes the difference)"
+        )
     if event:
         record["events"] = [event]
     return record
