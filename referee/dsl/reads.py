@@ -72,6 +72,24 @@ def reads(e: Any, sym: Symbols, seen: set[str] | None = None) -> set[str]:
     return out
 
 
+def names_written(e: Any) -> list[str]:
+    """Every bare name an expression writes (called, bound or read), each once, in the
+    order written: what a key or a property's body names, looked at statically."""
+    out: list[str] = []
+    stack: list[Any] = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name) and n.id not in out:
+            out.append(n.id)
+        if isinstance(n, (ast.Expr, ast.Binder)):
+            for v in reversed(list(vars(n).values())):
+                if isinstance(v, (list, tuple)):
+                    stack.extend(reversed([x for x in v if isinstance(x, (ast.Expr, ast.Binder))]))
+                elif isinstance(v, (ast.Expr, ast.Binder)):
+                    stack.append(v)
+    return out
+
+
 def _sets(stmts: list[ast.Stmt]) -> list[ast.SetStmt]:
     """Every `set` among the statements, inside their `if`s and `for`s."""
     out: list[ast.SetStmt] = []

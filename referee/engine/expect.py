@@ -34,7 +34,7 @@ from referee.dsl.interp import (
     plain,
 )
 from referee.dsl.parser import parse_expr
-from referee.dsl.reads import reads
+from referee.dsl.reads import names_written, reads
 from referee.dsl.types import BUILTINS, T
 from referee.engine.record import Event
 from referee.engine.values import Converter
@@ -109,23 +109,6 @@ def _frame_names(sym: Symbols, checker: Checker) -> dict[str, T]:
 
 def _own_names(proc: ast.Procedure) -> set[str]:
     return {v.name for v in proc.vars} | {q.name for q in proc.params}
-
-
-def _names(e: Any) -> list[str]:
-    """The bare names an expression reads, each once, in the order written."""
-    out: list[str] = []
-    stack: list[Any] = [e]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Name) and n.id not in out:
-            out.append(n.id)
-        elif isinstance(n, ast.Expr):
-            for v in reversed(list(vars(n).values())):
-                if isinstance(v, list):
-                    stack.extend(reversed([x for x in v if isinstance(x, ast.Expr)]))
-                elif isinstance(v, ast.Expr):
-                    stack.append(v)
-    return out
 
 
 def frame_values(frames: list[Any]) -> dict[str, Any]:
@@ -225,7 +208,7 @@ def compile_expectations(
         procs = list(sym.procedures().values())
         declared = {
             n: [proc.name for proc in procs if n in _own_names(proc)]
-            for n in _names(e)
+            for n in names_written(e)
             if n in free and n in names and n not in bare
         }
         if not clause and declared:  # a procedure's variable: the clause of the procedure

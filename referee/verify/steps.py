@@ -38,7 +38,7 @@ import z3
 
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
-from referee.dsl.reads import floors, procedure_statements, reads
+from referee.dsl.reads import floors, names_written, procedure_statements, reads
 from referee.verify.prover import MAX_INLINE, Translator, Untranslatable, _enum, read_key
 
 NOTHING = "nothing~"  # the absent value, one more value of every enumeration
@@ -2231,22 +2231,6 @@ def prove_invariant(
     return second, prover.used, prover.read, prover.left_out - prover.kept
 
 
-def _names_in(e: Any) -> set[str]:
-    """Every name an expression writes, called or not (a binder's too)."""
-    out: set[str] = set()
-    stack: list[Any] = [e]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Name):
-            out.add(n.id)
-        if isinstance(n, (ast.Expr, ast.Binder)):
-            stack.extend(v for v in vars(n).values() if isinstance(v, (ast.Expr, ast.Binder)))
-            for v in vars(n).values():
-                if isinstance(v, (list, tuple)):
-                    stack.extend(x for x in v if isinstance(x, (ast.Expr, ast.Binder)))
-    return out
-
-
 def record_of(p: ast.Property, found: StepOutcome) -> dict[str, Any]:
     """A record that replays a failure: the position, the event, and the invariant expected
     to hold after it (``referee check`` reports the miss)."""
@@ -2266,7 +2250,7 @@ def record_of(p: ast.Property, found: StepOutcome) -> dict[str, Any]:
         event
         and source
         and not p.allows
-        and not (p.after and _names_in(p.body) & {"before", *args})
+        and not (p.after and set(names_written(p.body)) & {"before", *args})
     ):
         # an invariant, or a property after an action that reads neither the position before
         # it nor the event: the record expects it after the event
