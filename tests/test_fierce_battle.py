@@ -379,7 +379,8 @@ def test_a_combined_attack_shifts_alike_in_either_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], overlay: list[str]
 ) -> None:
     """Ishida (spared by 12-3) and the Nanategumi (not) at low morale: the column shift is
-    the same whichever attacker is named first; D-mixed-morale decides which it is."""
+    the same whichever attacker is named first; D-mixed-morale decides which it is. Off, the
+    result is D1: the defender alone checks (10-3-2), so the record gives the attackers no die."""
     record = yaml.safe_load(MIXED.read_text(encoding="utf-8"))
     melee = record["events"][0]["melee"]
     melee.pop("attackers"), melee.pop("attacker_dice")
@@ -390,7 +391,7 @@ def test_a_combined_attack_shifts_alike_in_either_order(
         (["ishida_ashigaru_1", "nanategumi_ashigaru_1"], [1, 6]),
         (["nanategumi_ashigaru_1", "ishida_ashigaru_1"], [6, 1]),
     ):
-        melee.update(attackers=attackers, attacker_dice=dice)
+        melee.update(attackers=attackers, attacker_dice=[] if overlay else dice)
         path = tmp_path / "mixed.yaml"
         path.write_text(yaml.safe_dump(record), encoding="utf-8")
         data = ["--data", str(MIXED.parent.parent / "data")]
