@@ -71,6 +71,26 @@ def test_hex_distance(a: tuple[int, int], b: tuple[int, int], apart: int) -> Non
     assert hex_distance(*b, *a) == apart
 
 
+@pytest.mark.parametrize(
+    ("a", "b", "apart"),
+    [
+        ((2, 3), (3, 2), 1),  # column 2 sits higher: its neighbours in column 3 are rows 2, 3
+        ((2, 3), (3, 3), 1),
+        ((2, 3), (3, 4), 2),
+        ((3, 3), (2, 4), 1),  # column 3 sits lower: its neighbours in column 2 are rows 3, 4
+        ((3, 3), (2, 2), 2),
+    ],
+)
+def test_a_grid_whose_odd_columns_sit_lower(
+    a: tuple[int, int], b: tuple[int, int], apart: int
+) -> None:
+    """The other orientation is the same grid counted one column further along: a game states
+    it in its data and shifts the columns it gives hex_distance (Fierce Battle's
+    `lower_columns: odd`)."""
+    assert hex_distance(a[0] + 1, a[1], b[0] + 1, b[1]) == apart
+    assert hex_distance(b[0] + 1, b[1], a[0] + 1, a[1]) == apart
+
+
 def test_every_hex_has_six_neighbours() -> None:
     for c in range(3, 8):
         for r in range(3, 8):
