@@ -404,14 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="EXPR",
         help='with --games: stop each game when this holds, e.g. "week > 2"',
     )
-    p.add_argument(
-        "--turns",
-        "--weeks",
-        dest="weeks",
-        type=int,
-        metavar="K",
-        help="with --games: stop after K turns of the game's turn counter (Sekigahara's weeks)",
-    )
+    _turns_option(p, "with --games: ")
     _common(p)
     p.set_defaults(run=cmd_compare)
 
@@ -439,15 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--until", default="", metavar="EXPR", help='stop when this holds, e.g. "week > 2"'
     )
-    p.add_argument(
-        "--turns",
-        "--weeks",
-        dest="weeks",
-        type=int,
-        metavar="K",
-        help="stop after K turns of the game's turn counter (the state its game declaration"
-        " names: Sekigahara's week, Fierce Battle's turn)",
-    )
+    _turns_option(p, "")
     _game_option(p)
     p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
     p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
@@ -808,6 +793,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
     games = compare_games(spec, seeds, until, args.only, _progress(args))
     _emit(args, games.as_json(), render_games(games, args.verbose))
     return EXIT_BAD_INPUT if games.failed else EXIT_OK
+
+
+def _turns_option(p: argparse.ArgumentParser, scope: str) -> None:
+    """--turns K (--weeks K alike): the game's turn counter past K (see _until)."""
+    p.add_argument(
+        "--turns",
+        "--weeks",
+        dest="weeks",
+        type=int,
+        metavar="K",
+        help=f"{scope}stop after K turns of the game's turn counter (the state its game"
+        " declaration names with `turns`: a week, a turn)",
+    )
 
 
 def _until(args: argparse.Namespace, spec: Spec) -> str:
