@@ -119,6 +119,14 @@ def test_bad_scenario_rules_are_located(tmp_path: Path, capsys: pytest.CaptureFi
     assert "participation_modifier: 13 is greater than the maximum of 12" in err, err
     err = _bad(tmp_path, capsys, "sennari", "victory: elimination", "victory: sudden")
     assert "scenario[0].victory: 'sudden' is not one of" in err, err
+    err = _bad(tmp_path, capsys, "sheets", "b: '2-0101'}", "b: '2-0909'}")
+    assert re.search(r"seams\[0\]\.b: '2-0909' names no item of hexes", err), err
+    err = _bad(tmp_path, capsys, "setup", "{name: Kuroda, hexes:", "{name: Kurodda, hexes:")
+    assert re.search(r"deployment\[1\]\.name: 'Kurodda' names no item of forces", err), err
+    err = _bad(tmp_path, capsys, "setup", "'0305', '0306'", "'0305', '0399'")
+    assert re.search(r"deployment\[1\]\.hexes\[3\]: '0399' names no item of hexes", err), err
+    err = _bad(tmp_path, capsys, "grid", "lower_columns: odd", "lower_columns: left")
+    assert "scenario[0].lower_columns: 'left' is not one of" in err, err
 
 
 @pytest.mark.parametrize(
