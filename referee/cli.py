@@ -404,7 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="EXPR",
         help='with --games: stop each game when this holds, e.g. "week > 2"',
     )
-    p.add_argument("--weeks", type=int, metavar="K", help='with --games: --until "week > K"')
+    _turns_option(p, "with --games: ")
     _common(p)
     p.set_defaults(run=cmd_compare)
 
@@ -432,7 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--until", default="", metavar="EXPR", help='stop when this holds, e.g. "week > 2"'
     )
-    p.add_argument("--weeks", type=int, metavar="K", help='stop after K weeks: --until "week > K"')
+    _turns_option(p, "")
     _game_option(p)
     p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
     p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
@@ -787,12 +787,44 @@ def cmd_compare(args: argparse.Namespace) -> int:
         result = compare(spec, args.record, args.only)
         _emit(args, result.as_json(), render_comparison(result, args.verbose))
         return EXIT_OK
-    until = args.until or (f"week > {args.weeks}" if args.weeks is not None else "")
+    until = _until(args, spec)
     seed = args.seed or 0
     seeds = list(range(seed, seed + args.games))
     games = compare_games(spec, seeds, until, args.only, _progress(args))
     _emit(args, games.as_json(), render_games(games, args.verbose))
     return EXIT_BAD_INPUT if games.failed else EXIT_OK
+
+
+def _turns_option(p: argparse.ArgumentParser, scope: str) -> None:
+    """--turns K (--weeks K alike): the game's turn counter past K (see _until)."""
+    p.add_argument(
+        "--turns",
+        "--weeks",
+        dest="weeks",
+        type=int,
+        metavar="K",
+        help=f"{scope}stop after K turns of the game's turn counter (the state its game"
+        " declaration names with `turns`: a week, a turn)",
+    )
+
+
+def _until(args: argparse.Namespace, spec: Spec) -> str:
+    """--until's condition, or --turns K's (--weeks K): the game's turn counter, the state its
+    game declaration names (`turns NAME`), past K."""
+    if args.weeks is None:
+        return str(args.until or "")
+    if not spec.sym.turns:
+        raise RefereeError(
+            [
+                Problem(
+                    Span("<command line>", 0, 0),
+                    "--turns: this game declares no turn counter (`turns NAME` in its game"
+                    " declaration)",
+                    'give --until a condition on its state instead, as "turn > 2"',
+                )
+            ]
+        )
+    return f"{spec.sym.turns} > {args.weeks}"
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -808,7 +840,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     starts = _of_the_game(args, starts)
     if args.start and not starts:
         return _usage(args, "--from: no record of the game played found there")
-    until = args.until or (f"week > {args.weeks}" if args.weeks is not None else "")
+    until = _until(args, spec)
     if args.out is None and not args.coverage:
         start = starts[0] if starts else None
         game = play(spec, args.seed, until, explore=args.explore, start=start)

@@ -2,7 +2,9 @@
 small invented scenario file (tests/fb-scenarios/<name>/data) and judged on records that are
 legal or illegal because of it: a threshold victory, an elimination victory, the turn track's
 activation notes set aside, forces made active when a neutral force of a named area joins a
-side, a modifier to every participation check, and forces that may not attack others."""
+side, a modifier to every participation check, and forces that may not attack others; and the
+components the rules read from a scenario: sub-forces of one force (18-4), each force's set-up
+hexes (18-1 (2)), the grid's orientation and the seams of two map sheets (2-1)."""
 
 from __future__ import annotations
 
@@ -30,6 +32,21 @@ DIFFERS = {
     "sennari/06-west-wins-with-the-taisho",
     "threshold/01-west-reaches-the-threshold",
     "threshold/02-west-falls-short",
+    # the bundled grid's even columns sit lower
+    "grid/01-a-step-the-odd-columns-give",
+    "grid/02-a-step-the-even-columns-give",
+    # units and hexes the bundled scenario does not have
+    "mori/01-sub-forces-attack-together",
+    "mori/02-a-sub-force-and-another-force",
+    "mori/03-the-neutral-sub-force-stays",
+    "mori/04-another-sub-forces-taisho-lost",
+    "mori/05-its-own-taisho-lost",
+    "sheets/01-across-the-join-of-two-sheets",
+    "sheets/02-a-taiho-two-hexes-across-the-join",
+    "sheets/03-a-taiho-three-hexes-across-the-join",
+    # the bundled scenario has no set-up hexes: no deploy event, the game starts at once
+    "setup/01-placed-within-the-set-up-hexes",
+    "setup/04-no-set-up-given",
 }
 
 
@@ -62,7 +79,15 @@ def test_scenario_rule_decides(path: Path, capsys: pytest.CaptureFixture[str]) -
 
 
 def test_every_kind_is_tested() -> None:
-    assert {p.parent.name for p in RECORDS} == {"nangu", "sennari", "threshold"}
+    assert {p.parent.name for p in RECORDS} == {
+        "grid",
+        "mori",
+        "nangu",
+        "sennari",
+        "setup",
+        "sheets",
+        "threshold",
+    }
     assert set(DIFFERS) <= {_name(p) for p in RECORDS}
 
 
@@ -94,9 +119,19 @@ def test_bad_scenario_rules_are_located(tmp_path: Path, capsys: pytest.CaptureFi
     assert "participation_modifier: 13 is greater than the maximum of 12" in err, err
     err = _bad(tmp_path, capsys, "sennari", "victory: elimination", "victory: sudden")
     assert "scenario[0].victory: 'sudden' is not one of" in err, err
+    err = _bad(tmp_path, capsys, "sheets", "b: '2-0101'}", "b: '2-0909'}")
+    assert re.search(r"seams\[0\]\.b: '2-0909' names no item of hexes", err), err
+    err = _bad(tmp_path, capsys, "setup", "{name: Kuroda, hexes:", "{name: Kurodda, hexes:")
+    assert re.search(r"deployment\[1\]\.name: 'Kurodda' names no item of forces", err), err
+    err = _bad(tmp_path, capsys, "setup", "'0305', '0306'", "'0305', '0399'")
+    assert re.search(r"deployment\[1\]\.hexes\[3\]: '0399' names no item of hexes", err), err
+    err = _bad(tmp_path, capsys, "grid", "lower_columns: odd", "lower_columns: left")
+    assert "scenario[0].lower_columns: 'left' is not one of" in err, err
 
 
-@pytest.mark.parametrize("folder", ["nangu", "sennari", "threshold"])
+@pytest.mark.parametrize(
+    "folder", ["grid", "mori", "nangu", "sennari", "setup", "sheets", "threshold"]
+)
 def test_random_games_on_the_scenarios_replay_as_legal(
     folder: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -136,3 +171,52 @@ def test_a_scenario_may_leave_out_what_it_does_not_use(
     assert code == 1
     assert out["violations"][0]["cites"] == "17-2-1/active"
     assert "not active before turn 2" in out["violations"][0]["message"]
+
+
+def _variant(tmp_path: Path, folder: str, *changes: tuple[str, str]) -> list[str]:
+    """The --data of a copy of a folder's scenario file with some text changed."""
+    text = (FOLDER / folder / "data" / "scenario.yaml").read_text()
+    for old, new in changes:
+        assert old in text
+        text = text.replace(old, new)
+    mine = tmp_path / folder
+    mine.mkdir()
+    (mine / "scenario.yaml").write_text(text)
+    return ["--data", str(mine)]
+
+
+def test_sub_forces_are_one_force_only_when_the_file_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """18-4: Terumoto's and Hidemoto's sub-forces, each named `of: Mori`, melee together; the
+    same forces without it are two forces, which 8-2 keeps apart."""
+    record = FOLDER / "mori" / "01-sub-forces-attack-together.yaml"
+    data = _variant(
+        tmp_path,
+        "mori",
+        ("{name: Terumoto, of: Mori,", "{name: Terumoto,"),
+        ("{name: Hidemoto, of: Mori, side: west, activation: 1, neutral: true}",
+         "{name: Hidemoto, side: west, activation: 1, neutral: false}"),
+    )  # fmt: skip
+    code, out = _check(record, capsys, *data)
+    assert code == 1
+    first = out["violations"][0]
+    assert (first["index"], first["cites"]) == (1, "8-2/one-force"), first["message"]
+    assert "[Terumoto, Hidemoto]" in first["message"]
+
+
+def test_set_up_hexes_bind_the_files_own_starting_hexes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """18-1 (2): a unit whose starting hex in the file lies outside its force's set-up hexes,
+    left where it is by both deploy events, is refused when the set-up is complete."""
+    data = _variant(tmp_path, "setup", ("at: '0203'}", "at: '0303'}"))
+    record = tmp_path / "r.yaml"
+    record.write_text(
+        "game: fierce-battle\nevents:\n  - deploy: {by: east}\n  - deploy: {by: west}\n"
+    )
+    code, out = _check(record, capsys, *data)
+    assert code == 1
+    first = out["violations"][0]
+    assert (first["index"], first["cites"]) == (2, "18-1/set-up"), first["message"]
+    assert "tokugawa_ashigaru_1 is set up at 0303" in first["message"]

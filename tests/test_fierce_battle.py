@@ -379,7 +379,8 @@ def test_a_combined_attack_shifts_alike_in_either_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], overlay: list[str]
 ) -> None:
     """Ishida (spared by 12-3) and the Nanategumi (not) at low morale: the column shift is
-    the same whichever attacker is named first; D-mixed-morale decides which it is."""
+    the same whichever attacker is named first; D-mixed-morale decides which it is. Off, the
+    result is D1: the defender alone checks (10-3-2), so the record gives the attackers no die."""
     record = yaml.safe_load(MIXED.read_text(encoding="utf-8"))
     melee = record["events"][0]["melee"]
     melee.pop("attackers"), melee.pop("attacker_dice")
@@ -390,7 +391,7 @@ def test_a_combined_attack_shifts_alike_in_either_order(
         (["ishida_ashigaru_1", "nanategumi_ashigaru_1"], [1, 6]),
         (["nanategumi_ashigaru_1", "ishida_ashigaru_1"], [6, 1]),
     ):
-        melee.update(attackers=attackers, attacker_dice=dice)
+        melee.update(attackers=attackers, attacker_dice=[] if overlay else dice)
         path = tmp_path / "mixed.yaml"
         path.write_text(yaml.safe_dump(record), encoding="utf-8")
         data = ["--data", str(MIXED.parent.parent / "data")]
@@ -398,6 +399,44 @@ def test_a_combined_attack_shifts_alike_in_either_order(
         out = capsys.readouterr().out
         shifts.append(re.search(r"column shift (-?\d+): (\w+)", out).groups())  # type: ignore[union-attr]
     assert shifts[0] == shifts[1] == (("-1", "b1") if not overlay else ("0", "d1"))
+
+
+FB_I = ROOT / "tests" / "readings" / "fb-i"
+
+
+@pytest.mark.parametrize(
+    ("record", "decision", "on", "off", "relied"),
+    [
+        # 9-1-2: once in the two fire phases of a turn, or once in each
+        ("08-teppo-fires-in-attack-and-defence", "D-fire-once-a-turn", (4, "9-1-2/fires-once"), None, True),
+        # a fire on the next turn: the decision decides nothing
+        ("09-teppo-fires-in-defence-then-next-turns-attack", "D-fire-once-a-turn", None, None, False),
+        # 14-1 with 17-1-1: a neutral Shimazu zone stops no move, or stops it as an enemy's
+        ("14-move-through-the-neutral-shimazu-zone", "D-shimazu-move", None, (1, "7-3-1/stop"), True),
+        # 11-1-2 with 11-2: a retreat passes no friend, or passes it as a move does
+        ("15-retreat-through-a-friend", "D-retreat-past-friends", (1, "11-1-2/open-way"), None, True),
+    ],
+)  # fmt: skip
+def test_a_decision_and_the_other_reading(
+    record: str,
+    decision: str,
+    on: tuple[int, str] | None,
+    off: tuple[int, str] | None,
+    relied: bool,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each reading issue 27 asked to register, judged under the decision and with it switched
+    off: the verdict each reading gives, and the decision named where it decides."""
+    for overlay, verdict in (([], on), (["--no-overlay", decision], off)):
+        code = main(["check", str(FB_I / f"{record}.yaml"), "--format", "json", *overlay])
+        out = verdict_of(capsys.readouterr().out)
+        if verdict is None:
+            assert code == 0, out.get("violations")
+        else:
+            assert code == 1, out
+            first = out["violations"][0]
+            assert (first["index"], first["cites"]) == verdict, first["message"]
+        assert (decision in out["relied"]) == (relied and not overlay), out["relied"]
 
 
 def test_the_legal_example(capsys: pytest.CaptureFixture[str]) -> None:

@@ -71,6 +71,26 @@ def test_hex_distance(a: tuple[int, int], b: tuple[int, int], apart: int) -> Non
     assert hex_distance(*b, *a) == apart
 
 
+@pytest.mark.parametrize(
+    ("a", "b", "apart"),
+    [
+        ((2, 3), (3, 2), 1),  # column 2 sits higher: its neighbours in column 3 are rows 2, 3
+        ((2, 3), (3, 3), 1),
+        ((2, 3), (3, 4), 2),
+        ((3, 3), (2, 4), 1),  # column 3 sits lower: its neighbours in column 2 are rows 3, 4
+        ((3, 3), (2, 2), 2),
+    ],
+)
+def test_a_grid_whose_odd_columns_sit_lower(
+    a: tuple[int, int], b: tuple[int, int], apart: int
+) -> None:
+    """The other orientation is the same grid counted one column further along: a game states
+    it in its data and shifts the columns it gives hex_distance (Fierce Battle's
+    `lower_columns: odd`)."""
+    assert hex_distance(a[0] + 1, a[1], b[0] + 1, b[1]) == apart
+    assert hex_distance(b[0] + 1, b[1], a[0] + 1, a[1]) == apart
+
+
 def test_every_hex_has_six_neighbours() -> None:
     for c in range(3, 8):
         for r in range(3, 8):
@@ -104,3 +124,25 @@ def test_game_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no bundled game of that name" in err and "did you mean 'sekigahara'?" in err
     assert main(["clauses", "--game", "sekigahara", "--spec", "."]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+def test_a_games_turn_counter(
+    mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`turns NAME` in a game's declaration names the state that counts its turns: play's
+    --turns K (--weeks K) stops once it passes K. A game that names none asks for --until; a
+    name that is no state without parameters is refused when the spec is read."""
+    from referee.cli import main
+
+    assert main(["play", "--game", "fierce-battle", "--turns", "1", "--format", "json"]) == 0
+    events = capsys.readouterr().out
+    assert main(["play", "--game", "fierce-battle", "--weeks", "1", "--format", "json"]) == 0
+    assert capsys.readouterr().out == events
+    assert main(["play", "--game", "fierce-battle", "--until", "turn > 1", "--format", "json"]) == 0
+    assert capsys.readouterr().out == events
+    game = mini_game(RULES)
+    assert main(["play", "--spec", str(game), "--turns", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "this game declares no turn counter" in err and "--until" in err
+    with pytest.raises(RefereeError, match="the turn counter must be a state without parameters"):
+        load_spec(mini_game(RULES.replace('"A made-up game"', '"A made-up game" turns most')))

@@ -528,6 +528,7 @@ class Game:
     title: str
     players: str = ""  # the type of the `by` of every event
     start: str = ""  # the procedure a game from its set-up runs
+    turns: str = ""  # the state that counts the game's turns (play's --turns)
     span: Span = NOWHERE
 
 

@@ -41,6 +41,7 @@ class Symbols:
     # the standing rules (`whenever`), in the order the spec declares them
     standing: list[ast.Whenever] = field(default_factory=list)
     players: str = ""  # the type of `by`, the actor of every event (the game's `players`)
+    turns: str = ""  # the state that counts the game's turns (the game's `turns`)
 
     def procedures(self) -> dict[str, ast.Procedure]:
         return {k: v for k, v in self.actions.items() if isinstance(v, ast.Procedure)}
@@ -187,6 +188,21 @@ class Checker:
             self.sym.players = g.players
         if g.start and g.start not in self.sym.procedures():
             self.unknown(g.span, "procedure", g.start, list(self.sym.procedures()))
+        if g.turns:
+            counter = self.sym.values.get(g.turns)
+            if not (isinstance(counter, ast.StateDecl) and not counter.params):
+                counters = [
+                    k
+                    for k, v in self.sym.values.items()
+                    if isinstance(v, ast.StateDecl) and not v.params
+                ]
+                close = difflib.get_close_matches(g.turns, counters, n=1)
+                self.error(
+                    g.span,
+                    f"turns {g.turns}: the turn counter must be a state without parameters",
+                    f"did you mean '{close[0]}'?" if close else "declare it: state NAME: int = 1",
+                )
+            self.sym.turns = g.turns
 
     def ref(self, ref: ast.Ref, use: bool = True) -> ast.Decl | ast.Clause | None:
         """Resolve a clause or label reference; ``use`` records the citing clause as a user."""

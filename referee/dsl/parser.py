@@ -677,10 +677,21 @@ class _ToAst(Transformer[Token, Any]):
         return ast.Printing(str(pid), _unquote(title), bool(base), self.s(meta))
 
     def game(
-        self, meta: Meta, name: Token, title: Token, players: Token | None, start: Token | None
+        self,
+        meta: Meta,
+        name: Token,
+        title: Token,
+        players: Token | None,
+        start: Token | None,
+        turns: Token | None,
     ) -> ast.Game:
         return ast.Game(
-            str(name), _unquote(title), str(players or ""), str(start or ""), self.s(meta)
+            str(name),
+            _unquote(title),
+            str(players or ""),
+            str(start or ""),
+            str(turns or ""),
+            self.s(meta),
         )
 
     # -- overlays
