@@ -267,7 +267,7 @@ ILLEGAL = [
             },
         ),
         34,
-        "7.3.1/available",
+        "7.2/not-the-turn-mustered",  # 7.2 says it (issue 27), not 7.3.1's list of the free
     ),
     (
         "moving a block twice in a turn",
