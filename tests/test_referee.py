@@ -330,6 +330,7 @@ ILLEGAL = [
             41,
             **{
                 "from": "Kyoto",
+                "leadership": "capital",  # Kyoto's (the record declares its leader at Sawayama)
                 "groups": [
                     {
                         "blocks": ["kobayakawa-2", "mori-gun", "kobayakawa-gun"],
@@ -520,7 +521,7 @@ def test_text_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         == "  moved 3 locations; allowance 2 = base 1 + highway 1 + leadership 1 + force march 0 - size 1"
     )
     assert out[-1] == (
-        "  printing gmt-later; overlays in force: 5 clarifications, 31 decisions;"
+        "  printing gmt-later; overlays in force: 5 clarifications, 33 decisions;"
         " relied on: D-capital-lead, D-disk-control"
     )
     # a number an overlay's amendment gave says so
