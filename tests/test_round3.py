@@ -187,9 +187,16 @@ def test_the_decisions_are_named_where_the_verdicts_rely_on_them(
     assert (
         "D-leader-declared" not in judged(capsys, "18-block-beside-the-muster-moves.yaml")["relied"]
     )
-    # chapter 9 under the first printing names the decision that reads it
+    # chapter 9 under the first printing names the decision that reads it, and a verdict
+    # that applies no rule of chapter 9 does not
     for name in ("06-2011-hideyori-before-the-blocks.yaml", "08-2011-mori-sacrifice.yaml"):
         assert "D-2011-chapter-9" in judged(capsys, name)["relied"]
+    for name in ("03-groups-that-part-march-apart.yaml", "14-double-turns-though-refutable.yaml"):
+        v = judged(capsys, name, "--printing", "gmt-2011")
+        assert not v["legal"] and "D-2011-chapter-9" not in v["relied"]
+    v = judged(capsys, "../p15/07-mori-join-then-move.yaml", "--printing", "gmt-2011")
+    assert v["violations"][0]["cites"] == "9.3/not-on-arrival-turn"
+    assert "D-2011-chapter-9" in v["relied"]
 
 
 def test_the_clause_list_and_the_verdicts_agree_on_chapter_9_in_2011(
