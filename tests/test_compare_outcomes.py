@@ -208,7 +208,7 @@ def test_a_changed_verdict_in_full_as_text(capsys: pytest.CaptureFixture[str]) -
         "                              road = {a: Kyoto, b: Minakuchi, highway: Tokaido,"
         " source: bga-map}",
         "                              earlier_uses = 1",
-        "                            (overlays that differ: D-2011-chapter-9, E-pickup, E-road-once)",
+        "                            (overlays that differ: E-pickup, E-road-once)",
     ]
 
 
