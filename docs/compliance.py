@@ -33,9 +33,11 @@ READINGS: dict[str, str] = {
     "5.1": "The starting hands are dealt before any block is placed.",
     "5.2.1": "One block a symbol; a face is set up no more often than the components say it "
     "exists, where a source gives the number ('unknown' faces, and faces known only as a range, "
-    "are not checked).",
-    "5.2.2": "A side draws for its +N spots only after placing all its blocks with set-up "
-    "symbols (and, for Ishida, the Mori box).",
+    "are not checked). A side draws from its bag (a +N spot, the first wave) only after placing "
+    "all its blocks with set-up symbols (and, for Ishida, the Mori box); a draw before then is "
+    "refused for the placement missing, its locations and blocks named (5.2.1/designated-first).",
+    "5.2.2": "A record may say that blocks were drawn before their location was named "
+    "(`named_first: false`): refused citing 5.2.2/named-first.",
     "5.2.3": "The first wave is drawn last, after the side's +N spots are filled.",
     "6.2": "In week 1 the step is absent: a `reinforce` is refused citing 6.2, with the "
     "condition that skips it.",
@@ -47,8 +49,13 @@ READINGS: dict[str, str] = {
     "block joins the group, counts in its size from then on, takes the group's allowance, and is "
     "not another stack move; pick-ups at one location are checked together. E-road-once follows "
     "the first printing's 7.3.1 list, although its movement example paraphrases the later rule.",
-    "7.3.3": "One force march a block: the record gives each group at most one, and each moving "
-    "block is in one group, so no record can break it.",
+    "7.3.3": "D-march-together: a force march serves every group of the move with the same "
+    "path (they begin, move and finish together), however the record splits them; a group that "
+    "parts from it is not served. Two cards named on such groups give their blocks two force "
+    "marches: refused (7.3.3/one-force-march).",
+    "7.3.4": "D-leader-declared: a move that goes as far as it does only with a leader block's "
+    "bonus (no castle or capital of its own at its origin) declares it (`leadership: leader`), "
+    "or the move is refused citing 7.3.4/leader-declared.",
     "7.3.5": "Every printing: a block takes the penalty of the largest group it travelled in; "
     "groups that part at the origin never travelled together.",
     "7.4.1": "Whoever arrived: the rule is about the blocks present. D-walk-into-overrun decides "
@@ -58,19 +65,27 @@ READINGS: dict[str, str] = {
     "(8.7.1). Each overrun is its own event for 8.10. Under the broad disk reading (S-disks off) "
     "enemy blocks entering in a move take a lone disk, never a battle.",
     "8.1": "Combat begins through one routine, declared or begun by a retreat: the location is "
-    "resolved for the phase, and what joins an attack there (9.3) joins first.",
+    "resolved for the phase, and what joins an attack there (9.3) joins first. A declaration "
+    "while a combat is being fought is refused citing 8.1.",
     "8.7.1": "A winner that records a loss is refused citing 8.7.1, with `battle_losses`.",
     "8.8.2": "Where the enemy came from belongs to the combat: entries are cleared when a combat "
     "ends; a retreat adds the battle it left to the places its side's blocks still at the "
     "destination came from (a side with no block left there forgets where they came from), "
     "so in a combat a retreat begins a force gathered by two retreats may go back by either.",
+    "8.8.1": "A record may part the retreating force (`elsewhere`) or send it into an off-map box "
+    "(`into_box`): refused, 8.8.1/one-destination; a defender into a box 8.8.1/to-a-location, an "
+    "attacker 8.8.2/never-to-a-box.",
+    "8.6.3": "A challenge to a double's two blocks is refuted or turned as a whole, and cited "
+    "here (8.6.3/refuted-double, 8.6.3/double-refuted-when-able) with 8.6.1's cards.",
     "8.8.4": "Only blocks of the retreating force stay; when every one stays nothing moves and "
     "nothing is claimed; otherwise the rest name their destination.",
     "8.8.5": "A combat a retreat begins is declared like any other: the owner's stance (a "
     "`stance` event when it has one or two blocks there, a siege when only a disk), the Mori box "
     "at Osaka, the location resolved; entering a fight still to come or a siege that goes on "
     "starts nothing now; the active side holding the castle from inside fights nobody (8.9.2).",
-    "8.9.2": "Counted at the moment combat begins, with the Mori blocks that join then.",
+    "8.9.2": "Counted at the moment combat begins, with the Mori blocks that join then. A "
+    "declaration may name the blocks that stay inside (`in_castle`): the owner's whole force or "
+    "none (8.9.2/all-or-none), and the owner's only (8.9.1/owner-only).",
     "8.9.4": "The draws-twice reading (D-siege-draws off) gives two cards a block lost.",
     "8.9.6": "A siege ends when the sides no longer share the location (`8.9.6/siege-ends`). "
     "Friends joining besieged blocks relieve them: at the next declaration all fight outside "
@@ -79,7 +94,9 @@ READINGS: dict[str, str] = {
     "`replenish` comes next, before a battle's own replenishment.",
     "9.3": "A standing rule (`9.3/join-the-defence`): the Mori box empties into Osaka whenever "
     "the enemy attacks it, declared or begun by a retreat; the arrivals may overrun. Mori blocks "
-    "that came out this turn cannot move (cited as 9.3).",
+    "that came out this turn, bought or joining the defence, cannot move until the next turn "
+    "(cited as 9.3). A sacrifice outside an Ishida movement phase is refused citing 9.3. Under "
+    "the first printing chapter 9 is the later printing's (D-2011-chapter-9).",
 }
 
 # a clause number standing alone: cited ("7.4.2/overrun"), or named in a test's docstring

@@ -204,7 +204,7 @@ def test_compare(capsys: pytest.CaptureFixture[str]) -> None:
     path = "examples/overlays/one-stack-twice.yaml"
     c = referee.compare(path)
     assert c.text + "\n" == _cli(capsys, "compare", path)[1]
-    assert c.base == "printing gmt-later" and len(c.variants) == 38
+    assert c.base == "printing gmt-later" and len(c.variants) == 40
     (d,) = c.differences
     assert (d.variant, d.event, d.base, d.other) == (
         "printing gmt-2011",

@@ -221,7 +221,7 @@ COMBAT_ILLEGAL = [
             5, {"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty", "refute": "uesugi"}}
         ),
         5,
-        "8.6.1/refuted",
+        "8.6.3/refuted-double",  # the challenged deployment is the Ukita double (issue 27)
     ),
 ]
 

@@ -22,6 +22,12 @@ def moving(active: str, state: dict[str, Any], events: list[dict[str, Any]]) -> 
     }
 
 
+def led(event: dict[str, Any]) -> dict[str, Any]:
+    """A move that declares the leader whose bonus it uses (7.3.4, D-leader-declared)."""
+    event["move"]["leadership"] = "leader"
+    return event
+
+
 def fight(
     ishida: list[str], tokugawa: list[str], hands: dict[str, list[str]], events: list[Any]
 ) -> dict[str, Any]:
@@ -155,6 +161,7 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
                     "move": {
                         "by": "tokugawa",
                         "from": "Saku",
+                        "leadership": "leader",  # its bonus declared (D-leader-declared)
                         "groups": [
                             {
                                 "blocks": ["tokugawa-2", "tokugawa-leader-square"],
@@ -217,7 +224,7 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
             "events": COMBAT["events"][:4]
             + [{"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty", "refute": "ukita"}}]
         },
-        "8.6.1/refuted",
+        "8.6.3/refuted-double",  # a double's challenge is 8.6.3's (issue 27)
     ),
     (
         "S-disks",  # Tokugawa passes Ueda, held by the Sanada disk alone
@@ -227,10 +234,12 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
             {"units_at": {"Saku": {"tokugawa": ["tokugawa-2", "tokugawa-leader-square"]}}},
             [
                 {"movement": {"by": "tokugawa", "choice": "minimal"}},
-                move(
-                    "tokugawa",
-                    "Saku",
-                    (["tokugawa-2", "tokugawa-leader-square"], ["Saku", "Ueda", "Arato"]),
+                led(
+                    move(
+                        "tokugawa",
+                        "Saku",
+                        (["tokugawa-2", "tokugawa-leader-square"], ["Saku", "Ueda", "Arato"]),
+                    )
                 ),
             ],
         ),
@@ -325,10 +334,12 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
             },
             [
                 {"movement": {"by": "tokugawa", "choice": "minimal"}},
-                move(
-                    "tokugawa",
-                    "Iwamura",
-                    (["tokugawa-leader-square"] + ["tokugawa-2"] * 11, ["Iwamura", "Gifu"]),
+                led(
+                    move(
+                        "tokugawa",
+                        "Iwamura",
+                        (["tokugawa-leader-square"] + ["tokugawa-2"] * 11, ["Iwamura", "Gifu"]),
+                    )
                 ),
                 {"end_movement": {"by": "tokugawa"}},
             ],
@@ -526,6 +537,48 @@ CASES: list[tuple[str, dict[str, Any], str]] = [
         ),
         "8.1",
     ),
+    (
+        "D-march-together",  # four blocks in two groups on one path, the card named on the first
+        moving(
+            "ishida",
+            {
+                "hand": {"ishida": ["ukita", "mori"]},
+                "units_at": {"Himeji": {"ishida": ["ukita-2", "ukita-3", "mori-2", "mori-3"]}},
+            },
+            [
+                {
+                    "move": {
+                        "by": "ishida",
+                        "from": "Himeji",
+                        "groups": [
+                            {
+                                "blocks": ["ukita-2", "ukita-3"],
+                                "path": ["Himeji", "Ayabe", "Miyazu"],
+                                "force_march": "mori",
+                            },
+                            {"blocks": ["mori-2", "mori-3"], "path": ["Himeji", "Ayabe", "Miyazu"]},
+                        ],
+                    }
+                }
+            ],
+        ),
+        "7.3.3/within-allowance",
+    ),
+    (
+        "D-leader-declared",  # the Ukita leader's bonus taken from Himeji, undeclared
+        moving(
+            "ishida",
+            {"units_at": {"Himeji": {"ishida": ["ukita-leader-square", "ukita-cavalry"]}}},
+            [
+                move(
+                    "ishida",
+                    "Himeji",
+                    (["ukita-leader-square", "ukita-cavalry"], ["Himeji", "Ayabe", "Kyoto"]),
+                )
+            ],
+        ),
+        "7.3.4/leader-declared",
+    ),
 ]
 
 
@@ -583,6 +636,7 @@ NO_DIFFERENCE = {
     "D-bid-tie": "Tokugawa's bid numbers are even and Ishida's odd; a tie is still rejected",
     "D-reference-8.5.5": "a cross-reference in a note, read as 8.8.5",
     "D-recruitment-box": "a name: the blocks drawn go to the recruitment box",
+    "D-2011-chapter-9": "in force with the first printing only: chapter 9 as the later printing's",
 }
 # Nothing the referee decides depends on it: it tracks no concealment (a record names every
 # block, concealed or not), so what a player may see of the Mori blocks is outside any verdict.
@@ -633,6 +687,16 @@ def test_decisions_no_record_can_tell_apart(
             False,
             f"bids {card['bid']} and {card['bid']} tie, and the rules give no way to break a tie",
         )
+    elif decision == "D-2011-chapter-9":
+        # the first printing applies 9.1 and names the decision; the later one does not need it
+        record = example("illegal/hideyori-taken-first.yaml")
+        code, v = judge(tmp_path, capsys, record, "--printing", "gmt-2011")
+        assert code == 1 and v["violations"][0]["cites"] == "9.1/hideyori-last"
+        assert decision in v["relied"]
+        code, v = judge(tmp_path, capsys, record)
+        assert code == 1 and v["violations"][0]["cites"] == "9.1/hideyori-last"
+        assert decision not in v["relied"] and decision not in v["overlays"]
+        assert all("gmt-2011" in spec.clause(n).printings for n in ("9.1", "9.3", "9.5"))  # type: ignore[union-attr]
     elif decision == "D-reference-8.5.5":
         # the note of 8.7.1 points at retreats into combat, 8.8.5; there is no 8.5.5
         assert spec.clause("8.5.5") is None

@@ -383,9 +383,9 @@ BAD = [
     ),
     (
         "one value too many",
-        "I place_random Gifu mori-2 ukita-3",
-        "5:28",
-        "one value too many: place_random takes at, blocks",
+        "I place_random Gifu mori-2 ukita-3 true",
+        "5:36",
+        "one value too many: place_random takes at, blocks, named_first",
         "or name one: name:value",
     ),
     ("given twice", "I place_random Gifu at:Kyoto", "5:21", "'at' is given twice", ""),

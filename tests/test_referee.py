@@ -37,8 +37,8 @@ def test_weeks_1_and_2_are_legal(tmp_path: Path, capsys: pytest.CaptureFixture[s
         "S-split",
     ]
     assert (
-        len([o for o in v["overlays"] if kinds[o] == "decision"]) == 31
-    )  # RULINGS.md and three of our own
+        len([o for o in v["overlays"] if kinds[o] == "decision"]) == 33
+    )  # RULINGS.md, three of our own and two of issue 27 (D-2011-chapter-9 only with 2011)
     # the overrun at Kiyosu asked 8.10 for its draw (S-overrun-draw: one block lost, no
     # card); the decisions the replay used:
     assert v["relied"] == [
@@ -267,7 +267,7 @@ ILLEGAL = [
             },
         ),
         34,
-        "7.3.1/available",
+        "7.2/not-the-turn-mustered",  # 7.2 says it (issue 27), not 7.3.1's list of the free
     ),
     (
         "moving a block twice in a turn",
@@ -330,6 +330,7 @@ ILLEGAL = [
             41,
             **{
                 "from": "Kyoto",
+                "leadership": "capital",  # Kyoto's (the record declares its leader at Sawayama)
                 "groups": [
                     {
                         "blocks": ["kobayakawa-2", "mori-gun", "kobayakawa-gun"],
@@ -520,7 +521,7 @@ def test_text_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         == "  moved 3 locations; allowance 2 = base 1 + highway 1 + leadership 1 + force march 0 - size 1"
     )
     assert out[-1] == (
-        "  printing gmt-later; overlays in force: 5 clarifications, 31 decisions;"
+        "  printing gmt-later; overlays in force: 5 clarifications, 33 decisions;"
         " relied on: D-capital-lead, D-disk-control"
     )
     # a number an overlay's amendment gave says so

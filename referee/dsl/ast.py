@@ -425,6 +425,7 @@ class Allow:
     span: Span = NOWHERE
     propose: Expr | None = None
     alternatives: Expr | None = None  # what else the actor could do when an event is refused
+    clause: str = ""  # the clause it belongs to, cited when it is done out of turn
 
 
 @dataclass

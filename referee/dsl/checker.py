@@ -429,6 +429,8 @@ class Checker:
             self.step_clause = s.clause
             self.stmts(s.enter, env, d)
             for a in s.allows:
+                if a.clause:
+                    self.ref(ast.Ref(a.clause, "", a.span))
                 if a.propose is not None:
                     self.proposal(a, {**env, "by": self.players})
                 local = self.params(a.params, {**env, "by": self.players})

@@ -573,6 +573,7 @@ class _ToAst(Transformer[Token, Any]):
     def allow(
         self,
         meta: Meta,
+        clause: Token | None,
         name: Token,
         params: Any,
         prop: Any,
@@ -590,6 +591,7 @@ class _ToAst(Transformer[Token, Any]):
             self.s(meta),
             prop[1] if prop else None,
             alts[1] if alts else None,
+            str(clause or ""),
         )
 
     def trigger(self, meta: Meta, label: Token, cond: ast.Expr, body: list[ast.Stmt]) -> ast.Decl:

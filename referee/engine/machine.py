@@ -217,8 +217,10 @@ class Machine:
         actors = self.actors()
         if actors is not None and by not in actors:
             # Whose turn it is was decided by the procedure that started this one.
-            caller = frame.step.clause or (
-                self.frames[-2].proc.clause if len(self.frames) > 1 else clause
+            caller = (
+                allow.clause
+                or frame.step.clause
+                or (self.frames[-2].proc.clause if len(self.frames) > 1 else clause)
             )
             whose = " or ".join(f"{a}'s" for a in actors) or "nobody's"
             raise NotAllowed(
@@ -235,6 +237,9 @@ class Machine:
         procedure the action belongs to when that procedure is not under way."""
         assert frame.step is not None
         due = frame.step.clause or frame.proc.clause
+        owner = self._owner(name)
+        if owner:
+            return f": it belongs to {owner}, which no procedure under way allows", owner
         for f in reversed(self.frames):
             if f is not frame and frame.step.clause:  # the step on top is due first
                 return f": step {frame.step.name} ({due}) is due", due
@@ -242,7 +247,10 @@ class Machine:
                 if not any(a.name == name for a in st.allows):
                     continue
                 if st is f.step:  # a procedure under way waits for the one on top
-                    return f": {_lower(frame.proc.title)} ({due}) comes first", due
+                    # which the step that allows the action, naming its clause, orders
+                    where = st.clause or due
+                    order = f", as {where} orders" if where != due else ""
+                    return f": {_lower(frame.proc.title)} ({due}) comes first{order}", where
                 passed = self._passed(f, st)
                 if passed:
                     where = st.clause or f.proc.clause
@@ -264,6 +272,16 @@ class Machine:
                     where = st.clause or proc.clause
                     return f": it belongs to {_lower(proc.title)} ({where}), not under way", where
         return "", frame.proc.clause
+
+    def _owner(self, name: str) -> str:
+        """The clause an action names as its own, where no procedure under way allows it."""
+        if any(a.name == name for f in self.frames for st in f.proc.steps for a in st.allows):
+            return ""
+        procs = self.interp.sym.procedures().values()
+        return next(
+            (a.clause for p in procs for st in p.steps for a in st.allows if a.name == name),
+            "",
+        )
 
     def _passed(self, frame: Frame, step: ast.Step) -> str:
         """The end condition of a step that holds now (so the step is passed at once), with
