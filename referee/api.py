@@ -20,14 +20,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from referee.dsl.overlays import Choice, base_printing
-from referee.engine import compare as _compare
-from referee.engine import position as _position
-from referee.engine import replay as _replay
-from referee.engine.record import RecordText, Source
+from referee.check.overlays import Choice, base_printing
+from referee.compile.spec import Spec, find_game, load_spec
 from referee.errors import RefereeError
-from referee.spec import Spec, find_game, load_spec
-from referee.topics import explain_topic, render_topic
+from referee.explain.topics import explain_topic, render_topic
+from referee.records.record import RecordText, Source
+from referee.run import compare as _compare
+from referee.run import position as _position
+from referee.run import replay as _replay
 
 __all__ = [
     "Comparison",

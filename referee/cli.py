@@ -22,26 +22,16 @@ from typing import Any
 
 import yaml
 
-from referee import __version__, cache, resources
+from referee import __version__, resources
 from referee import render as pictures
+from referee.check.overlays import Choice, apply, in_force
+from referee.compile import cache
+from referee.compile.coverage import Coverage
+from referee.compile.spec import SPEC_ROOT, Spec, bundled_game, load_spec
 from referee.data.limits import read_text
 from referee.data.walk import Skipped
-from referee.dsl import ast
-from referee.dsl.coverage import Coverage
-from referee.dsl.overlays import Choice, apply, in_force
-from referee.engine.batch import Result, check_many, expand, render_summary, summary
-from referee.engine.compare import compare, compare_games, render_games
-from referee.engine.compare import render as render_comparison
-from referee.engine.coverage import render as render_coverage
-from referee.engine.coverage import table as coverage_table
-from referee.engine.notation import convert, is_notation
-from referee.engine.play import Game, as_yaml, play, play_many
-from referee.engine.position import render as render_position
-from referee.engine.position import show_position
-from referee.engine.record import MAX_RECORD_BYTES, is_stdin, load_record
-from referee.engine.replay import check_one, render
 from referee.errors import Problem, RefereeError, Span
-from referee.explain import (
+from referee.explain.clauses import (
     clauses_table,
     game_option,
     overlays_table,
@@ -49,11 +39,22 @@ from referee.explain import (
     render_overlays,
     render_table,
 )
+from referee.explain.topics import explain_topic, render_topic
 from referee.output import dumps, envelope
-from referee.spec import SPEC_ROOT, Spec, bundled_game, load_spec
+from referee.parse import ast
+from referee.records.notation import convert, is_notation
+from referee.records.record import MAX_RECORD_BYTES, is_stdin, load_record
+from referee.run.batch import Result, check_many, expand, render_summary, summary
+from referee.run.compare import compare, compare_games, render_games
+from referee.run.compare import render as render_comparison
+from referee.run.coverage import render as render_coverage
+from referee.run.coverage import table as coverage_table
+from referee.run.play import Game, as_yaml, play, play_many
+from referee.run.position import render as render_position
+from referee.run.position import show_position
+from referee.run.replay import check_one, render
 from referee.style import paint, wanted
 from referee.text import MAX_SHOWN, shown
-from referee.topics import explain_topic, render_topic
 from referee.verify.prover import Outcome, prove
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2

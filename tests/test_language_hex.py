@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.dsl.types import hex_distance
+from referee.check.types import hex_distance
+from referee.compile.spec import clause_key, load_spec
 from referee.errors import RefereeError
-from referee.spec import clause_key, load_spec
 
 RULES = """
 game mini "A made-up game"

@@ -13,8 +13,9 @@ import yaml
 
 from referee import resources
 from referee.cli import main
+from referee.compile.spec import SPEC_ROOT, Spec, load_spec
 from referee.data.source import load_document, parse_document
-from referee.engine.notation import (
+from referee.records.notation import (
     NOTATION_GRAMMAR,
     SUFFIX,
     Words,
@@ -25,8 +26,7 @@ from referee.engine.notation import (
     to_notation,
     to_yaml,
 )
-from referee.engine.play import as_yaml, play
-from referee.spec import SPEC_ROOT, Spec, load_spec
+from referee.run.play import as_yaml, play
 from tests.referee_helpers import EXAMPLES, ROOT, verdict_of
 
 RECORDS = sorted(EXAMPLES.rglob("*.yaml"))

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from referee import cache as cache_module
-from referee import spec as spec_module
 from referee.cli import main
-from referee.spec import Spec, load_spec
+from referee.compile import cache as cache_module
+from referee.compile import spec as spec_module
+from referee.compile.spec import Spec, load_spec
 
 
 def test_disk_cache_is_keyed_by_content(game_copy: Path, cache: Path) -> None:

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.budget import flattened, minus, plus, repeated, span_range, times
-from referee.dsl import ast
-from referee.dsl.checker import Symbols
-from referee.dsl.coverage import Coverage
-from referee.dsl.types import BUILTINS, hex_distance
+from referee.check.checker import Symbols
+from referee.check.types import BUILTINS, hex_distance
+from referee.compile.coverage import Coverage
 from referee.errors import Span, fail
+from referee.parse import ast
 
 
 @dataclass

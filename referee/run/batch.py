@@ -11,14 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from referee.check.overlays import Choice
+from referee.compile.spec import Spec
 from referee.data.walk import Skipped, walk
-from referee.dsl.overlays import Choice
-from referee.engine.notation import SUFFIX as NOTATION_SUFFIX
-from referee.engine.pool import run_guarded
-from referee.engine.record import is_stdin, keep_stdin, read_stdin_once, record_name
-from referee.engine.replay import Verdict, check_record, render
 from referee.errors import RefereeError, Span, fail
-from referee.spec import Spec
+from referee.records.notation import SUFFIX as NOTATION_SUFFIX
+from referee.records.record import is_stdin, keep_stdin, read_stdin_once, record_name
+from referee.run.pool import run_guarded
+from referee.run.replay import Verdict, check_record, render
 
 SUFFIXES = (".yaml", ".yml", ".json", NOTATION_SUFFIX)
 T = TypeVar("T")

@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from referee.budget import within_limit
-from referee.dsl.overlays import Choice, base_printing, overlay_groups
-from referee.engine.batch import _tick
-from referee.engine.play import as_yaml, play_many, until_condition
-from referee.engine.pool import run_guarded
-from referee.engine.record import Source, record_name
-from referee.engine.replay import Verdict, Violation, check_record
+from referee.check.overlays import Choice, base_printing, overlay_groups
+from referee.compile.spec import Spec
 from referee.errors import RefereeError, Span, fail
-from referee.spec import Spec
+from referee.records.record import Source, record_name
+from referee.run.batch import _tick
+from referee.run.play import as_yaml, play_many, until_condition
+from referee.run.pool import run_guarded
+from referee.run.replay import Verdict, Violation, check_record
 from referee.text import shown
 
 COMMAND_LINE = Span("<command line>", 0, 0)

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from referee.dsl import ast
-from referee.dsl.interp import RULES_FAILURES, SHOWN_VALUE, brief, failure, key_of
-from referee.engine.machine import NotAllowed
-from referee.engine.record import Event
-from referee.engine.trial import Mark, as_event, legal_quietly, raw
+from referee.compile.interp import RULES_FAILURES, SHOWN_VALUE, brief, failure, key_of
 from referee.errors import RefereeError
+from referee.parse import ast
+from referee.records.record import Event
+from referee.run.machine import NotAllowed
+from referee.run.trial import Mark, as_event, legal_quietly, raw
 
 if TYPE_CHECKING:
-    from referee.engine.replay import Referee, Violation
+    from referee.run.replay import Referee, Violation
 
 MAX_TRIED = 2_000  # candidates judged for one refused event, at most
 SHOWN = 12  # alternatives a line of the text verdict lists, at most

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.dsl import ast
-from referee.dsl.checker import Symbols
+from referee.check.checker import Symbols
+from referee.parse import ast
 
 
 def reads(e: Any, sym: Symbols, seen: set[str] | None = None) -> set[str]:

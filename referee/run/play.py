@@ -18,19 +18,19 @@ from typing import Any
 import yaml
 
 from referee.budget import TimeUp, time_limit, time_limit_seconds
+from referee.check.checker import Checker
+from referee.check.overlays import Choice, base_printing
+from referee.check.types import BOOL, compatible
+from referee.compile.coverage import Coverage
+from referee.compile.spec import Spec
 from referee.data.source import parse_document
-from referee.dsl import ast
-from referee.dsl.checker import Checker
-from referee.dsl.coverage import Coverage
-from referee.dsl.overlays import Choice, base_printing
-from referee.dsl.parser import parse_expr
-from referee.dsl.types import BOOL, compatible
-from referee.engine.batch import on_every_core
-from referee.engine.record import Record, Source, record_name
-from referee.engine.replay import Referee, open_referee
-from referee.engine.trial import Mark, as_event, attempt, legal_quietly, raw
 from referee.errors import Span, fail
-from referee.spec import Spec
+from referee.parse import ast
+from referee.parse.parser import parse_expr
+from referee.records.record import Record, Source, record_name
+from referee.run.batch import on_every_core
+from referee.run.replay import Referee, open_referee
+from referee.run.trial import Mark, as_event, attempt, legal_quietly, raw
 
 MAX_EVENTS = 20_000
 HEAD = ("printing", "overlays", "no_overlays", "position")  # kept from a starting record

@@ -17,8 +17,9 @@ from typing import Any
 
 from referee import resources
 from referee.budget import within_limit
-from referee.dsl import ast
-from referee.dsl.interp import (
+from referee.check.overlays import Choice, in_force
+from referee.check.reads import floors, reads
+from referee.compile.interp import (
     RULES_FAILURES,
     SHOWN_VALUE,
     CheckFailed,
@@ -28,10 +29,10 @@ from referee.dsl.interp import (
     listed,
     show,
 )
-from referee.dsl.overlays import Choice, in_force
-from referee.dsl.reads import floors, reads
-from referee.engine import alternatives
-from referee.engine.expect import (
+from referee.compile.spec import Spec
+from referee.errors import Problem, RefereeError, Span
+from referee.parse import ast
+from referee.records.expect import (
     ILLEGAL,
     Expectation,
     KeyFailed,
@@ -41,12 +42,11 @@ from referee.engine.expect import (
     frame_values,
     refused,
 )
-from referee.engine.machine import Frame, Machine, NotAllowed, Stuck
-from referee.engine.notation import is_notation, notation_document
-from referee.engine.record import Event, Record, Source, load_record, record_name
-from referee.engine.values import Converter
-from referee.errors import Problem, RefereeError, Span
-from referee.spec import Spec
+from referee.records.notation import is_notation, notation_document
+from referee.records.record import Event, Record, Source, load_record, record_name
+from referee.records.values import Converter
+from referee.run import alternatives
+from referee.run.machine import Frame, Machine, NotAllowed, Stuck
 from referee.text import clip, shown
 
 MAX_LINE = 2_000  # characters of a line of a verdict
@@ -79,7 +79,7 @@ class Violation:
     as_expected: bool = False  # a refusal the record states (``expect: {illegal: ...}``)
     # every call evaluated on the way to the verdict (``numbers`` holds the decisive ones)
     trace: list[str] = field(default_factory=list)
-    # what the actor could legally have done instead (referee/engine/alternatives.py):
+    # what the actor could legally have done instead (referee/run/alternatives.py):
     # {"args", "changing", "left_out", "text"} each; the note says how many were tried
     alternatives: list[dict[str, Any]] = field(default_factory=list)
     alternatives_note: str = ""
@@ -376,7 +376,7 @@ class Referee:
     def _not_below_start(
         self, name: tuple[str, str], value: Any, where: tuple[str | int, ...]
     ) -> None:
-        """A count the rules only raise (see referee.dsl.reads.floors) given below its start:
+        """A count the rules only raise (see referee.check.reads.floors) given below its start:
         a position no game reaches, refused."""
         if self.counts is None:
             self.counts = floors(self.sym)
@@ -669,7 +669,7 @@ def open_referee(spec: Spec, path: Source, choice: Choice) -> Referee:
 def _bundled_spec(spec: Spec, name: str) -> Spec | None:
     """The spec of the bundled game a record names, when the spec at hand is another bundled
     game's (not a folder given with --spec): records say which game they are of."""
-    from referee.spec import SPEC_ROOT, load_spec
+    from referee.compile.spec import SPEC_ROOT, load_spec
 
     if spec.game_dir.parent.resolve() != SPEC_ROOT.resolve():
         return None

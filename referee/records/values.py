@@ -14,10 +14,10 @@ from typing import Any
 
 import yaml
 
+from referee.check.checker import Symbols
 from referee.data.source import Document, Path_, show_path
-from referee.dsl import ast
-from referee.dsl.checker import Symbols
 from referee.errors import Problem, RefereeError
+from referee.parse import ast
 
 
 class Converter:

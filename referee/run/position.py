@@ -14,14 +14,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from referee.budget import within_limit
-from referee.dsl import ast
-from referee.dsl.checker import Symbols
-from referee.dsl.interp import RULES_FAILURES, brief, key_of, show
-from referee.dsl.overlays import Choice
-from referee.engine.record import Event, Source, record_name
-from referee.engine.replay import Referee, Violation, expectations, open_referee
+from referee.check.checker import Symbols
+from referee.check.overlays import Choice
+from referee.compile.interp import RULES_FAILURES, brief, key_of, show
+from referee.compile.spec import Spec
 from referee.errors import Problem, RefereeError
-from referee.spec import Spec
+from referee.parse import ast
+from referee.records.record import Event, Source, record_name
+from referee.run.replay import Referee, Violation, expectations, open_referee
 from referee.text import shown
 
 MAX_SUMMARY = 2_000  # characters of the spec's summary shown

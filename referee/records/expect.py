@@ -20,10 +20,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.data.source import Document
-from referee.dsl import ast
-from referee.dsl.checker import Checker, Symbols
-from referee.dsl.interp import (
+from referee.check.checker import Checker, Symbols
+from referee.check.reads import names_written, reads
+from referee.check.types import BUILTINS, T
+from referee.compile.interp import (
     RULES_FAILURES,
     SHOWN_VALUE,
     Interpreter,
@@ -33,12 +33,12 @@ from referee.dsl.interp import (
     key_of,
     plain,
 )
-from referee.dsl.parser import parse_expr
-from referee.dsl.reads import names_written, reads
-from referee.dsl.types import BUILTINS, T
-from referee.engine.record import Event
-from referee.engine.values import Converter
+from referee.data.source import Document
 from referee.errors import Problem, RefereeError, Span
+from referee.parse import ast
+from referee.parse.parser import parse_expr
+from referee.records.record import Event
+from referee.records.values import Converter
 from referee.text import clip
 
 HAPPENED, NOT_HAPPENED, ILLEGAL = "happened", "not_happened", "illegal"

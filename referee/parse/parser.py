@@ -16,8 +16,8 @@ from lark.tree import Meta
 
 from referee import resources
 from referee.data.limits import MAX_DIGITS
-from referee.dsl import ast
 from referee.errors import Problem, RefereeError, Span
+from referee.parse import ast
 
 
 @lru_cache(maxsize=1)

@@ -29,16 +29,16 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from referee import resources
+from referee.check.overlays import Choice, in_force
+from referee.compile.spec import Spec
 from referee.data.limits import MAX_DIGITS, read_text
 from referee.data.schema import validate
 from referee.data.source import Document, Path_, load_document, parse_document
-from referee.dsl import ast
-from referee.dsl.overlays import Choice, in_force
-from referee.dsl.parser import error_place
-from referee.engine.record import RECORD_SCHEMA
-from referee.engine.trial import raw
 from referee.errors import Problem, RefereeError, Span
-from referee.spec import Spec
+from referee.parse import ast
+from referee.parse.parser import error_place
+from referee.records.record import RECORD_SCHEMA
+from referee.run.trial import raw
 
 # The one place the notation's grammar is found: beside the rules language's own.
 NOTATION_GRAMMAR = resources.grammar("notation")

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.dsl import ast
-from referee.dsl.interp import Interpreter
+from referee.compile.interp import Interpreter
+from referee.parse import ast
 
 MAX_SETTLE = 10_000
 

@@ -9,9 +9,9 @@ import textwrap
 from typing import Any
 
 from referee import resources
-from referee.dsl import ast
+from referee.compile.spec import Spec, clause_key
 from referee.errors import RefereeError, Span, fail
-from referee.spec import Spec, clause_key
+from referee.parse import ast
 from referee.text import escape
 
 

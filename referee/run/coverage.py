@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.dsl import ast
-from referee.dsl.checker import Symbols
-from referee.dsl.coverage import Coverage
+from referee.check.checker import Symbols
+from referee.compile.coverage import Coverage
+from referee.parse import ast
 
 
 def requirements(sym: Symbols) -> dict[str, str]:

@@ -27,12 +27,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.check.overlays import overlay_groups
+from referee.compile.spec import Spec, clause_key
 from referee.data.components import KEYS
 from referee.data.source import Path_, show_path
-from referee.dsl import ast
-from referee.dsl.overlays import overlay_groups
 from referee.errors import RefereeError, Span, fail
-from referee.explain import (
+from referee.explain.clauses import (
     change_text,
     embodiments,
     explain,
@@ -40,7 +40,7 @@ from referee.explain import (
     render_explanation,
     signature,
 )
-from referee.spec import Spec, clause_key
+from referee.parse import ast
 from referee.text import escape, shown
 
 QUALIFIERS = ("clause", "name", "overlay", "printing", "file", "data")

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from referee.engine.machine import Frame
-from referee.engine.record import Event
 from referee.errors import RefereeError
+from referee.records.record import Event
+from referee.run.machine import Frame
 
 if TYPE_CHECKING:
-    from referee.engine.replay import Referee
+    from referee.run.replay import Referee
 
 
 def raw(value: Any) -> Any:

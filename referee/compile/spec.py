@@ -19,17 +19,18 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
-from referee import cache, resources
+from referee import resources
+from referee.check.checker import Symbols, check_modules
+from referee.check.guards import no_recursion, parse_rules
+from referee.check.overlays import apply
+from referee.compile import cache
+from referee.compile.interp import Interpreter, TraceEntry
 from referee.data.components import Components, data_files, load_components
 from referee.data.limits import read_bytes, read_text
 from referee.data.source import MAX_BYTES
 from referee.data.walk import Skipped, walk
-from referee.dsl import ast
-from referee.dsl.checker import Symbols, check_modules
-from referee.dsl.guards import no_recursion, parse_rules
-from referee.dsl.interp import Interpreter, TraceEntry
-from referee.dsl.overlays import apply
 from referee.errors import Problem, RefereeError, Span
+from referee.parse import ast
 from referee.text import shown
 
 SPEC_ROOT = resources.games_root()  # the bundled games, each a folder, and schema/
@@ -223,7 +224,7 @@ def _games_below(folder: Path) -> list[str]:
 def _inputs(game_dir: Path, data_dir: Path | None) -> list[tuple[str, Path, int]]:
     """Every file a checked spec is made from, the engine's own code included: a name that
     says what it is without saying where it is, its path, and its size limit."""
-    engine = Path(__file__).resolve().parent
+    engine = Path(__file__).resolve().parents[1]  # referee/: every stage
     schemas = game_dir.parent / "schema"
     files = [
         (f"engine/{f.relative_to(engine).as_posix()}", f, MAX_RULES_BYTES)
@@ -301,7 +302,7 @@ class _Unpickler(pickle.Unpickler):
 def _from_disk(game_dir: Path, data_dir: Path | None) -> Spec:
     """The checked spec from the disk cache, keyed by content; else load it and keep it there.
 
-    The cache (referee/cache.py, docs/cache.md) is a private folder whose entries are signed
+    The cache (referee/compile/cache.py, docs/cache.md) is a private folder whose entries are signed
     with a key only this user can read: a payload is unpickled only once its signature shows
     this user's referee wrote it, for exactly these input files."""
     if os.environ.get("REFEREE_NO_CACHE") or cache.max_entries() == 0:
