@@ -28,6 +28,7 @@ from referee.records.record import RecordText, Source
 from referee.run import compare as _compare
 from referee.run import position as _position
 from referee.run import replay as _replay
+from referee.run import verdict as _verdict_data
 
 __all__ = [
     "Comparison",
@@ -300,7 +301,7 @@ def check(
     return _verdict(v)
 
 
-def _verdict(v: _replay.Verdict) -> Verdict:
+def _verdict(v: _verdict_data.Verdict) -> Verdict:
     return Verdict(
         file=v.file,
         legal=v.legal,
@@ -329,7 +330,7 @@ def _verdict(v: _replay.Verdict) -> Verdict:
     )
 
 
-def _violation(x: _replay.Violation) -> Violation:
+def _violation(x: _verdict_data.Violation) -> Violation:
     return Violation(
         event=x.index,
         action=x.action,

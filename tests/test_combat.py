@@ -15,7 +15,7 @@ import yaml
 from referee.check.overlays import Choice
 from referee.compile.spec import Spec
 from referee.records.record import load_record
-from referee.run.replay import Referee
+from referee.run.referee import Referee
 from tests.referee_helpers import (
     EXAMPLES,
     Events,

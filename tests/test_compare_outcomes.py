@@ -11,7 +11,7 @@ import pytest
 
 from referee.cli import main
 from referee.run.compare import outcomes
-from referee.run.replay import Verdict
+from referee.run.verdict import Verdict
 from tests.referee_helpers import EXAMPLES, output
 
 ROOT = EXAMPLES.parent

@@ -304,7 +304,7 @@ def test_a_road_used_twice_in_a_random_game_is_rejected(
 ) -> None:
     """Replay random games until a move leaves a road another stack could take back; add
     that move: the road is used twice in one movement phase (7.3.1)."""
-    from referee.run.replay import Referee
+    from referee.run.referee import Referee
 
     for seed in range(20):
         events = play(spec, seed, "week > 2").events

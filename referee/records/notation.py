@@ -38,7 +38,7 @@ from referee.errors import Problem, RefereeError, Span
 from referee.parse import ast
 from referee.parse.parser import error_place
 from referee.records.record import RECORD_SCHEMA
-from referee.run.trial import raw
+from referee.records.values import raw
 
 # The one place the notation's grammar is found: beside the rules language's own.
 NOTATION_GRAMMAR = resources.grammar("notation")

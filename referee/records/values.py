@@ -161,3 +161,14 @@ def _kind(value: Any) -> str:
     return {dict: "a mapping", list: "a list", str: "text", bool: "true/false"}.get(
         type(value), type(value).__name__
     ) + (f" {value!r}" if isinstance(value, (str, int)) and not isinstance(value, bool) else "")
+
+
+def raw(value: Any) -> Any:
+    """A value as a record writes it: items of data by their name, lists as lists."""
+    if isinstance(value, dict):
+        if "id" in value or "name" in value:
+            return value.get("id", value.get("name"))
+        return {k: raw(v) for k, v in value.items() if v is not None}
+    if isinstance(value, (tuple, list)):
+        return [raw(v) for v in value]
+    return value

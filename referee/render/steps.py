@@ -16,7 +16,9 @@ from referee.compile.spec import Spec
 from referee.parse import ast
 from referee.records.record import Event, Source, record_name
 from referee.run.position import event_of, out_of_range, read_state
-from referee.run.replay import Referee, Violation, expectations, open_referee
+from referee.run.referee import Referee
+from referee.run.replay import expectations, open_referee
+from referee.run.verdict import Violation
 from referee.text import shown
 
 TOLD_KEPT = 12  # outcomes of one event a step keeps

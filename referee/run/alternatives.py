@@ -17,11 +17,13 @@ from referee.compile.interp import RULES_FAILURES, SHOWN_VALUE, brief, failure, 
 from referee.errors import RefereeError
 from referee.parse import ast
 from referee.records.record import Event
+from referee.records.values import raw
 from referee.run.machine import NotAllowed
-from referee.run.trial import Mark, as_event, legal_quietly, raw
+from referee.run.trial import Mark, as_event, legal_quietly
 
 if TYPE_CHECKING:
-    from referee.run.replay import Referee, Violation
+    from referee.run.referee import Referee
+    from referee.run.verdict import Violation
 
 MAX_TRIED = 2_000  # candidates judged for one refused event, at most
 SHOWN = 12  # alternatives a line of the text verdict lists, at most

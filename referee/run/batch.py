@@ -18,7 +18,8 @@ from referee.errors import RefereeError, Span, fail
 from referee.records.notation import SUFFIX as NOTATION_SUFFIX
 from referee.records.record import is_stdin, keep_stdin, read_stdin_once, record_name
 from referee.run.pool import run_guarded
-from referee.run.replay import Verdict, check_record, render
+from referee.run.replay import check_record, render
+from referee.run.verdict import Verdict
 
 SUFFIXES = (".yaml", ".yml", ".json", NOTATION_SUFFIX)
 T = TypeVar("T")

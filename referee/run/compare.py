@@ -22,7 +22,8 @@ from referee.records.record import Source, record_name
 from referee.run.batch import _tick
 from referee.run.play import as_yaml, play_many, until_condition
 from referee.run.pool import run_guarded
-from referee.run.replay import Verdict, Violation, check_record
+from referee.run.replay import check_record
+from referee.run.verdict import Verdict, Violation
 from referee.text import shown
 
 COMMAND_LINE = Span("<command line>", 0, 0)

@@ -28,9 +28,11 @@ from referee.errors import Span, fail
 from referee.parse import ast
 from referee.parse.parser import parse_expr
 from referee.records.record import Record, Source, record_name
+from referee.records.values import raw
 from referee.run.batch import on_every_core
-from referee.run.replay import Referee, open_referee
-from referee.run.trial import Mark, as_event, attempt, legal_quietly, raw
+from referee.run.referee import Referee
+from referee.run.replay import open_referee
+from referee.run.trial import Mark, as_event, attempt, legal_quietly
 
 MAX_EVENTS = 20_000
 HEAD = ("printing", "overlays", "no_overlays", "position")  # kept from a starting record

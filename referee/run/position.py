@@ -21,7 +21,9 @@ from referee.compile.spec import Spec
 from referee.errors import Problem, RefereeError
 from referee.parse import ast
 from referee.records.record import Event, Source, record_name
-from referee.run.replay import Referee, Violation, expectations, open_referee
+from referee.run.referee import Referee
+from referee.run.replay import expectations, open_referee
+from referee.run.verdict import Violation
 from referee.text import shown
 
 MAX_SUMMARY = 2_000  # characters of the spec's summary shown

@@ -16,18 +16,7 @@ from referee.records.record import Event
 from referee.run.machine import Frame
 
 if TYPE_CHECKING:
-    from referee.run.replay import Referee
-
-
-def raw(value: Any) -> Any:
-    """A value as a record writes it: items of data by their name, lists as lists."""
-    if isinstance(value, dict):
-        if "id" in value or "name" in value:
-            return value.get("id", value.get("name"))
-        return {k: raw(v) for k, v in value.items() if v is not None}
-    if isinstance(value, (tuple, list)):
-        return [raw(v) for v in value]
-    return value
+    from referee.run.referee import Referee
 
 
 def frame_copy(f: Frame) -> Frame:
