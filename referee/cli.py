@@ -42,7 +42,8 @@ from referee.explain.clauses import (
 from referee.explain.topics import explain_topic, render_topic
 from referee.output import dumps, envelope
 from referee.parse import ast
-from referee.records.notation import convert, is_notation
+from referee.records.notation import is_notation
+from referee.records.notation_write import convert
 from referee.records.record import MAX_RECORD_BYTES, is_stdin, load_record
 from referee.run.batch import Result, check_many, expand, render_summary, summary
 from referee.run.compare import compare, compare_games, render_games

@@ -21,11 +21,10 @@ from referee.records.notation import (
     Words,
     abbreviations,
     forms,
-    parse_notation,
     short_names,
-    to_notation,
-    to_yaml,
 )
+from referee.records.notation_read import parse_notation
+from referee.records.notation_write import to_notation, to_yaml
 from referee.run.play import as_yaml, play
 from tests.referee_helpers import EXAMPLES, ROOT, verdict_of
 

@@ -26,7 +26,8 @@ from referee.records.expect import (
     Expectation,
     compile_expectations,
 )
-from referee.records.notation import is_notation, notation_document
+from referee.records.notation import is_notation
+from referee.records.notation_read import notation_document
 from referee.records.record import Event, Record, Source, load_record, record_name
 from referee.run import alternatives
 from referee.run.referee import Referee
