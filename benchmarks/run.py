@@ -33,10 +33,10 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.check.overlays import Choice  # noqa: E402
 from referee.compile.coverage import Coverage  # noqa: E402
 from referee.compile.spec import _CACHE, Spec, load_spec  # noqa: E402
 from referee.data.source import load_document  # noqa: E402
+from referee.resolve.overlays import Choice  # noqa: E402
 from referee.run.coverage import table as coverage_table  # noqa: E402
 from referee.run.play import as_yaml, play, play_many  # noqa: E402
 from referee.run.replay import check_record  # noqa: E402

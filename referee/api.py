@@ -20,11 +20,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from referee.check.overlays import Choice, base_printing
 from referee.compile.spec import Spec, find_game, load_spec
 from referee.errors import RefereeError
-from referee.explain.topics import explain_topic, render_topic
+from referee.explainer.topics import explain_topic, render_topic
 from referee.records.record import RecordText, Source
+from referee.resolve.overlays import Choice, base_printing
 from referee.run import compare as _compare
 from referee.run import position as _position
 from referee.run import replay as _replay

@@ -177,14 +177,14 @@ def test_printings_and_overlays_named_in_the_call(capsys: pytest.CaptureFixture[
 
 
 def test_explain() -> None:
-    x = referee.explain.clauses("7.3.1/no-pickup")
+    x = referee.explain("7.3.1/no-pickup")
     assert (x.kind, x.topic) == ("clause", "7.3.1/no-pickup")
     assert x.as_json()["focus"]["name"] == "no-pickup"
-    assert referee.explain.clauses("Kuwana").kind == "data"
-    printing = referee.explain.clauses("gmt-2011")
+    assert referee.explain("Kuwana").kind == "data"
+    printing = referee.explain("gmt-2011")
     assert printing.kind == "printing" and printing.title
     with pytest.raises(referee.InputError) as err:
-        referee.explain.clauses("size_penalti")
+        referee.explain("size_penalti")
     assert "size_penalty" in str(err.value)
 
 

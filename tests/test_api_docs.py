@@ -22,7 +22,7 @@ def test_the_page_has_its_examples() -> None:
     found = blocks()
     assert len(found) >= 10
     code = "".join(b for _, b in found)
-    for name in ("referee.check(", "referee.explain.clauses(", "referee.show(", "referee.compare("):
+    for name in ("referee.check(", "referee.explain(", "referee.show(", "referee.compare("):
         assert name in code
     # no block the test would miss: every fence is a Python block or plain text
     fences = re.findall(r"^```(.*)$", DOC.read_text(encoding="utf-8"), re.M)

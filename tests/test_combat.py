@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 import yaml
 
-from referee.check.overlays import Choice
 from referee.compile.spec import Spec
 from referee.records.record import load_record
+from referee.resolve.overlays import Choice
 from referee.run.referee import Referee
 from tests.referee_helpers import (
     EXAMPLES,

@@ -551,8 +551,8 @@ def test_decision_on_and_off(
 
 def test_castle_tie_gives_nobody_the_sixth_card(spec: Spec) -> None:
     """With nine castles on the map a tie cannot occur in play; the rule still says what one does."""
-    from referee.check.overlays import apply
     from referee.compile.interp import Interpreter
+    from referee.resolve.overlays import apply
 
     on = Interpreter(apply(spec.sym, [spec.sym.overlays["D-castle-tie"]]))
     off = Interpreter(apply(spec.sym, []))
@@ -594,9 +594,9 @@ TESTED_APART = {"D-castle-tie", "D-capitals"}  # below: no record can reach a ti
 def test_decisions_no_record_can_tell_apart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: Spec, decision: str
 ) -> None:
-    from referee.check.overlays import apply
     from referee.compile.interp import Interpreter
     from referee.parse import ast
+    from referee.resolve.overlays import apply
 
     assert spec.sym.overlays[decision].amends == []
     if decision == "D-special-base":

@@ -143,7 +143,7 @@ def test_explain_of_nothing_asks_for_a_topic(
 
 
 def test_a_suggestion_names_each_topic_once(capsys: pytest.CaptureFixture[str]) -> None:
-    from referee.explain.topics import _did_you_mean
+    from referee.explainer.topics import _did_you_mean
 
     assert _did_you_mean(["data:a", "data:a", "b"]) == "did you mean 'data:a' or 'b'?"
 

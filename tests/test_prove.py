@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from referee.check.reads import floors
 from referee.cli import main
 from referee.compile.spec import Spec, load_spec
+from referee.resolve.reads import floors
 from referee.verify.prover import Outcome, prove
 from tests.referee_helpers import output
 

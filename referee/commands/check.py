@@ -6,7 +6,6 @@ import argparse
 import sys
 from typing import Any
 
-from referee.check.overlays import Choice
 from referee.commands.shared import (
     EXIT_BAD_INPUT,
     EXIT_ILLEGAL,
@@ -20,6 +19,7 @@ from referee.commands.shared import (
 from referee.data.walk import Skipped
 from referee.errors import Problem, RefereeError, Span
 from referee.records.record import is_stdin
+from referee.resolve.overlays import Choice
 from referee.run.batch import Result, check_many, expand, render_summary, summary
 from referee.run.replay import check_one, render
 

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from referee.commands.shared import EXIT_OK, _emit, _load, _plain, _say
-from referee.explain.clauses import (
+from referee.explainer.clauses import (
     clauses_table,
     game_option,
     overlays_table,
@@ -15,7 +15,7 @@ from referee.explain.clauses import (
     render_overlays,
     render_table,
 )
-from referee.explain.topics import explain_topic, render_topic
+from referee.explainer.topics import explain_topic, render_topic
 from referee.text import MAX_SHOWN, shown
 
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import yaml
 
-from referee.check.overlays import Choice, apply, in_force
 from referee.commands.shared import EXIT_ILLEGAL, EXIT_OK, _emit, _load, _usage
 from referee.errors import Span
 from referee.parse import ast
+from referee.resolve.overlays import Choice, apply, in_force
 from referee.verify.prover import Outcome, prove
 
 

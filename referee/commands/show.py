@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from referee import render as pictures
-from referee.check.overlays import Choice
 from referee.commands.shared import EXIT_ILLEGAL, EXIT_OK, _emit, _load, _plain
+from referee.resolve.overlays import Choice
 from referee.run.position import render as render_position
 from referee.run.position import show_position
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.budget import flattened, minus, plus, repeated, span_range, times
-from referee.check.checker import Symbols
-from referee.check.types import BUILTINS, hex_distance
 from referee.compile.coverage import Coverage
 from referee.errors import Span, fail
 from referee.parse import ast
+from referee.resolve.checker import Symbols
+from referee.resolve.types import BUILTINS, hex_distance
 
 
 @dataclass

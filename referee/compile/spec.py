@@ -20,9 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from referee import resources
-from referee.check.checker import Symbols, check_modules
-from referee.check.guards import no_recursion, parse_rules
-from referee.check.overlays import apply
 from referee.compile import cache
 from referee.compile.interp import Interpreter, TraceEntry
 from referee.data.components import Components, data_files, load_components
@@ -31,6 +28,9 @@ from referee.data.source import MAX_BYTES
 from referee.data.walk import Skipped, walk
 from referee.errors import Problem, RefereeError, Span
 from referee.parse import ast
+from referee.resolve.checker import Symbols, check_modules
+from referee.resolve.guards import no_recursion, parse_rules
+from referee.resolve.overlays import apply
 from referee.text import shown
 
 SPEC_ROOT = resources.games_root()  # the bundled games, each a folder, and schema/

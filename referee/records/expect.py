@@ -20,9 +20,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.check.checker import Checker, Symbols
-from referee.check.reads import names_written, reads
-from referee.check.types import BUILTINS, T
 from referee.compile.interp import (
     RULES_FAILURES,
     SHOWN_VALUE,
@@ -39,6 +36,9 @@ from referee.parse import ast
 from referee.parse.parser import parse_expr
 from referee.records.record import Event
 from referee.records.values import Converter
+from referee.resolve.checker import Checker, Symbols
+from referee.resolve.reads import names_written, reads
+from referee.resolve.types import BUILTINS, T
 from referee.text import clip
 
 HAPPENED, NOT_HAPPENED, ILLEGAL = "happened", "not_happened", "illegal"

@@ -12,7 +12,6 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from referee.check.overlays import Choice, in_force
 from referee.compile.spec import Spec
 from referee.data.limits import MAX_DIGITS, read_text
 from referee.data.source import Document, Path_, parse_document
@@ -34,6 +33,7 @@ from referee.records.notation import (
     slots,
 )
 from referee.records.values import raw
+from referee.resolve.overlays import Choice, in_force
 
 
 @lru_cache(maxsize=1)

@@ -14,10 +14,10 @@ from typing import Any
 
 import yaml
 
-from referee.check.checker import Symbols
 from referee.data.source import Document, Path_, show_path
 from referee.errors import Problem, RefereeError
 from referee.parse import ast
+from referee.resolve.checker import Symbols
 
 
 class Converter:

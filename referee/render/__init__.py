@@ -6,12 +6,12 @@ Game-agnostic: what to draw comes from the game's data (its map collections and 
 
 from __future__ import annotations
 
-from referee.check.overlays import Choice
 from referee.compile.spec import Spec
 from referee.records.record import Source
 from referee.render import page, svg
 from referee.render.display import load_display
 from referee.render.steps import Replay, replay_steps
+from referee.resolve.overlays import Choice
 
 MAX_STEPS = page.MAX_STEPS
 

@@ -16,12 +16,12 @@ import json
 import re
 from typing import Any
 
-from referee.check.overlays import Choice
 from referee.compile.spec import Spec
 from referee.records.record import Source
 from referee.render import svg
 from referee.render.display import load_display
 from referee.render.steps import Replay, Step, replay_steps
+from referee.resolve.overlays import Choice
 
 MAX_STEPS = 400  # steps one page holds; a longer record gives a window around the focus
 

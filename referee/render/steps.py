@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.budget import within_limit
-from referee.check.overlays import Choice
 from referee.compile.interp import brief, listed, show
 from referee.compile.spec import Spec
 from referee.parse import ast
 from referee.records.record import Event, Source, record_name
+from referee.resolve.overlays import Choice
 from referee.run.position import event_of, out_of_range, read_state
 from referee.run.referee import Referee
 from referee.run.replay import expectations, open_referee

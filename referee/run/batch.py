@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from referee.check.overlays import Choice
 from referee.compile.spec import Spec
 from referee.data.walk import Skipped, walk
 from referee.errors import RefereeError, Span, fail
 from referee.records.notation import SUFFIX as NOTATION_SUFFIX
 from referee.records.record import is_stdin, keep_stdin, read_stdin_once, record_name
+from referee.resolve.overlays import Choice
 from referee.run.pool import run_guarded
 from referee.run.replay import check_record, render
 from referee.run.verdict import Verdict

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from referee.budget import within_limit
-from referee.check.overlays import Choice, base_printing, overlay_groups
 from referee.compile.spec import Spec
 from referee.errors import RefereeError, Span, fail
 from referee.records.record import Source, record_name
+from referee.resolve.overlays import Choice, base_printing, overlay_groups
 from referee.run.batch import _tick
 from referee.run.play import as_yaml, play_many, until_condition
 from referee.run.pool import run_guarded

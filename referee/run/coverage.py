@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.check.checker import Symbols
 from referee.compile.coverage import Coverage
 from referee.parse import ast
+from referee.resolve.checker import Symbols
 
 
 def requirements(sym: Symbols) -> dict[str, str]:

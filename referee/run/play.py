@@ -18,9 +18,6 @@ from typing import Any
 import yaml
 
 from referee.budget import TimeUp, time_limit, time_limit_seconds
-from referee.check.checker import Checker
-from referee.check.overlays import Choice, base_printing
-from referee.check.types import BOOL, compatible
 from referee.compile.coverage import Coverage
 from referee.compile.spec import Spec
 from referee.data.source import parse_document
@@ -29,6 +26,9 @@ from referee.parse import ast
 from referee.parse.parser import parse_expr
 from referee.records.record import Record, Source, record_name
 from referee.records.values import raw
+from referee.resolve.checker import Checker
+from referee.resolve.overlays import Choice, base_printing
+from referee.resolve.types import BOOL, compatible
 from referee.run.batch import on_every_core
 from referee.run.referee import Referee
 from referee.run.replay import open_referee

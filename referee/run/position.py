@@ -14,13 +14,13 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from referee.budget import within_limit
-from referee.check.checker import Symbols
-from referee.check.overlays import Choice
 from referee.compile.interp import RULES_FAILURES, brief, key_of, show
 from referee.compile.spec import Spec
 from referee.errors import Problem, RefereeError
 from referee.parse import ast
 from referee.records.record import Event, Source, record_name
+from referee.resolve.checker import Symbols
+from referee.resolve.overlays import Choice
 from referee.run.referee import Referee
 from referee.run.replay import expectations, open_referee
 from referee.run.verdict import Violation

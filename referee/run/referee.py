@@ -8,8 +8,6 @@ from itertools import product
 from math import prod
 from typing import Any
 
-from referee.check.overlays import Choice, in_force
-from referee.check.reads import floors, reads
 from referee.compile.interp import (
     RULES_FAILURES,
     CheckFailed,
@@ -33,6 +31,8 @@ from referee.records.expect import (
 )
 from referee.records.record import Event, Record
 from referee.records.values import Converter
+from referee.resolve.overlays import Choice, in_force
+from referee.resolve.reads import floors, reads
 from referee.run.machine import Frame, Machine, NotAllowed, Stuck
 from referee.run.verdict import LISTED, MAX_LINE, Violation
 from referee.text import shown
@@ -283,7 +283,7 @@ class Referee:
     def _not_below_start(
         self, name: tuple[str, str], value: Any, where: tuple[str | int, ...]
     ) -> None:
-        """A count the rules only raise (see referee.check.reads.floors) given below its start:
+        """A count the rules only raise (see referee.resolve.reads.floors) given below its start:
         a position no game reaches, refused."""
         if self.counts is None:
             self.counts = floors(self.sym)

@@ -13,7 +13,6 @@ from typing import Any
 
 from referee import resources
 from referee.budget import within_limit
-from referee.check.overlays import Choice
 from referee.compile.interp import (
     SHOWN_VALUE,
     brief,
@@ -29,6 +28,7 @@ from referee.records.expect import (
 from referee.records.notation import is_notation
 from referee.records.notation_read import notation_document
 from referee.records.record import Event, Record, Source, load_record, record_name
+from referee.resolve.overlays import Choice
 from referee.run import alternatives
 from referee.run.referee import Referee
 from referee.run.verdict import (

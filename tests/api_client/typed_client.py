@@ -32,7 +32,7 @@ def describe(verdict: referee.Verdict) -> list[str]:
 def explain_broken(verdict: referee.Verdict, game: referee.Game) -> list[str]:
     out: list[str] = []
     for clause in sorted({v.clause for v in verdict.violations if v.kind == "rule"}):
-        x: referee.Explanation = referee.explain.clauses(clause, game=game)
+        x: referee.Explanation = referee.explain(clause, game=game)
         out.append(f"  {clause} {x.title}: {game.clauses[clause]}")
     return out
 

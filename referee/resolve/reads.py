@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.check.checker import Symbols
 from referee.parse import ast
+from referee.resolve.checker import Symbols
 
 
 def reads(e: Any, sym: Symbols, seen: set[str] | None = None) -> set[str]:

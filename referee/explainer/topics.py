@@ -27,12 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.check.overlays import overlay_groups
 from referee.compile.spec import Spec, clause_key
 from referee.data.components import KEYS
 from referee.data.source import Path_, show_path
 from referee.errors import RefereeError, Span, fail
-from referee.explain.clauses import (
+from referee.explainer.clauses import (
     change_text,
     embodiments,
     explain,
@@ -41,6 +40,7 @@ from referee.explain.clauses import (
     signature,
 )
 from referee.parse import ast
+from referee.resolve.overlays import overlay_groups
 from referee.text import escape, shown
 
 QUALIFIERS = ("clause", "name", "overlay", "printing", "file", "data")

@@ -15,11 +15,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from referee.check.checker import Symbols
 from referee.data.limits import MAX_DIGITS
 from referee.errors import Problem, RefereeError, Span
 from referee.parse import ast
 from referee.parse.parser import parse_module
+from referee.resolve.checker import Symbols
 
 MAX_NESTING = 100  # brackets and `if`s open at once in a .rules file
 

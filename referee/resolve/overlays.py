@@ -13,9 +13,9 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from referee.check.checker import Symbols
 from referee.errors import RefereeError, Span, fail
 from referee.parse import ast
+from referee.resolve.checker import Symbols
 
 
 @dataclass

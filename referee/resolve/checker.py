@@ -11,9 +11,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
-from referee.check.types import ANY, BOOL, BUILTINS, INT, TEXT, T, compatible, list_of
 from referee.errors import Problem, Span
 from referee.parse import ast
+from referee.resolve.types import ANY, BOOL, BUILTINS, INT, TEXT, T, compatible, list_of
 
 ARITH = {"+", "-", "*", "//", "%"}
 ORDER = {"<", "<=", ">", ">="}

@@ -1,1 +1,0 @@
-"""Check: a spec's syntax trees resolved and typed into its symbols; overlays put in force."""
