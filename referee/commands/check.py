@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from referee.commands.shared import (
+    _PRINTING_HELP,
     EXIT_BAD_INPUT,
     EXIT_ILLEGAL,
     EXIT_OK,
+    _command,
+    _common,
     _emit,
     _json_wanted,
     _load,
@@ -22,6 +26,69 @@ from referee.records.record import is_stdin
 from referee.resolve.overlays import Choice
 from referee.run.batch import Result, check_many, expand, render_summary, summary
 from referee.run.replay import check_one, render
+
+
+def arguments(sub: Any, summary: str) -> None:
+    """The arguments of `referee check`, its help and what runs it."""
+    p = _command(
+        sub,
+        "check",
+        summary,
+        "Replay game records and judge every event against the rules: a legal record's\n"
+        "verdict says where the game stands and what the standing rules did on the way; an\n"
+        "illegal event is reported at its file, line and column with the clause and condition\n"
+        "it breaks, the numbers that decide it and what its actor could have done instead.\n"
+        "Folders are searched for .yaml, .yml and .json records, judged on every core, with a\n"
+        "summary. - reads a record from standard input. -v is --explain and --trace, and\n"
+        "shows every record's verdict in a batch.",
+        [
+            "referee check examples/weeks-1-2.yaml",
+            "referee check examples/illegal/ --format json",
+            "git show HEAD:game.yaml | referee check -",
+            "referee -q check game.yaml && echo legal",
+        ],
+        [
+            "0  every record is legal to its end",
+            "1  an illegal event, or an outcome the record expected otherwise",
+            "2  bad input or usage: a record that does not read, breaks the schema or names"
+            " what the game does not know",
+        ],
+    )
+    p.add_argument(
+        "records",
+        nargs="+",
+        type=Path,
+        metavar="RECORD",
+        help="YAML, JSON or .rec (the table notation) records, or directories; - for"
+        " standard input",
+    )
+    p.add_argument(
+        "--printing",
+        default="",
+        help=_PRINTING_HELP,
+    )
+    p.add_argument(
+        "--overlay", action="append", default=[], metavar="ID", help="switch an overlay on"
+    )
+    p.add_argument(
+        "--no-overlay", action="append", default=[], metavar="ID", help="switch an overlay off"
+    )
+    p.add_argument(
+        "--all", action="store_true", help="go on past an illegal event and report every one"
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="tell what happened at each event: its consequences, clauses and numbers"
+        " (a dispute, a few events from a position, is told unasked)",
+    )
+    p.add_argument(
+        "--trace",
+        action="store_true",
+        help="with a refusal, every call the rules evaluated on the way, not only the decisive",
+    )
+    _common(p)
+    p.set_defaults(run=cmd_check)
 
 
 def cmd_check(args: argparse.Namespace) -> int:

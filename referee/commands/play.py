@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from referee.commands.shared import (
     EXIT_OK,
     _as_text,
+    _command,
     _emit,
+    _game_option,
     _games_problem,
     _load,
     _of_the_game,
@@ -24,6 +27,65 @@ from referee.run.coverage import render as render_coverage
 from referee.run.coverage import table as coverage_table
 from referee.run.play import Game, play, play_many
 from referee.text import MAX_SHOWN, shown
+
+
+def arguments(sub: Any, summary: str) -> None:
+    """The arguments of `referee play`, its help and what runs it."""
+    p = _command(
+        sub,
+        "play",
+        summary,
+        "Play a random legal game, the rules proposing and judging every event, and print\n"
+        "its record (YAML, or JSON); the same seed gives the same game. With --games N\n"
+        "--out DIR, play N seeds on every core and write a record each. -v says on standard\n"
+        "error how many events were played and why the game stopped, and with --out names\n"
+        "each file written.",
+        [
+            "referee play --seed 7 --weeks 2 > game.yaml",
+            "referee play --games 200 --out games/",
+            "referee play --seed 3 | referee check -",
+        ],
+        [
+            "0  played (to the end, to the --until condition, or as far as proposals go)",
+            "2  bad input or usage: an --until that is no condition, an --out folder that"
+            " cannot be written",
+        ],
+    )
+    p.add_argument("--seed", type=int, default=0, help="the random seed: one seed, one game")
+    p.add_argument(
+        "--until", default="", metavar="EXPR", help='stop when this holds, e.g. "week > 2"'
+    )
+    p.add_argument("--weeks", type=int, metavar="K", help='stop after K weeks: --until "week > K"')
+    _game_option(p)
+    p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
+    p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
+    p.add_argument("--format", choices=("yaml", "json"), default="yaml", help="output format")
+    p.add_argument(
+        "--games", type=int, default=1, metavar="N", help="N games, seeds SEED to SEED+N-1"
+    )
+    p.add_argument(
+        "--out", type=Path, metavar="DIR", help="write each game to DIR/game-SEED.yaml (or .json)"
+    )
+    p.add_argument(
+        "--coverage",
+        action="store_true",
+        help="print how often the games reached each requirement, action and step of the spec",
+    )
+    p.add_argument(
+        "--from",
+        dest="start",
+        type=Path,
+        action="append",
+        metavar="RECORD",
+        help="play on from a record's position and its legal events (a folder: each record"
+        " in it); with --games N, N seeds from each",
+    )
+    p.add_argument(
+        "--explore",
+        action="store_true",
+        help="a player that seeks what the game has not reached yet, each printing in turn",
+    )
+    p.set_defaults(run=cmd_play)
 
 
 def cmd_play(args: argparse.Namespace) -> int:

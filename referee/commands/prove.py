@@ -12,11 +12,75 @@ from typing import Any
 
 import yaml
 
-from referee.commands.shared import EXIT_ILLEGAL, EXIT_OK, _emit, _load, _usage
+from referee.commands.shared import (
+    _PRINTING_HELP,
+    _SPEC_BAD,
+    EXIT_ILLEGAL,
+    EXIT_OK,
+    _command,
+    _common,
+    _emit,
+    _load,
+    _usage,
+)
 from referee.errors import Span
 from referee.parse import ast
 from referee.resolve.overlays import Choice, apply, in_force
 from referee.verify.prover import Outcome, prove
+
+
+def arguments(sub: Any, summary: str) -> None:
+    """The arguments of `referee prove`, its help and what runs it."""
+    p = _command(
+        sub,
+        "prove",
+        summary,
+        "Prove each property the spec declares, with z3, from the same definitions the\n"
+        "referee evaluates: proved, failed with a counterexample and the clauses involved,\n"
+        "skipped (it cannot be translated) or unknown (z3 gave no answer in time), each\n"
+        "with the reason. -v adds the clauses each proof rests on.",
+        ["referee prove", "referee prove --all-overlays", "referee prove --printing gmt-2011"],
+        [
+            "0  every property is proved",
+            "1  a property fails (its counterexample is shown), is skipped or is unknown",
+            _SPEC_BAD,
+        ],
+    )
+    p.add_argument(
+        "--printing",
+        default="",
+        help=_PRINTING_HELP,
+    )
+    p.add_argument("--overlay", action="append", default=[], metavar="ID", help="switch on")
+    p.add_argument("--no-overlay", action="append", default=[], metavar="ID", help="switch off")
+    p.add_argument(
+        "--all-overlays",
+        action="store_true",
+        help="prove under every printing, and with each overlay off, naming what breaks",
+    )
+    p.add_argument(
+        "--timeout",
+        type=_positive_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long z3 may take over each property before it is unknown"
+        " (default 10; from 0.001 to 3600)",
+    )
+    p.add_argument(
+        "--counterexample-dir",
+        default=None,
+        metavar="DIR",
+        help="write each failing step invariant's counterexample there, as a record file",
+    )
+    p.add_argument(
+        "--property",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="prove only this property (clause/label), or a clause's properties (repeatable)",
+    )
+    _common(p)
+    p.set_defaults(run=cmd_prove)
 
 
 def _positive_seconds(text: str) -> float:

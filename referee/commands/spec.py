@@ -7,10 +7,30 @@ import os
 from pathlib import Path
 from typing import Any
 
-from referee.commands.shared import EXIT_OK, _emit, _load
+from referee.commands.shared import EXIT_OK, _command, _common, _emit, _habits, _load, _Parser
 from referee.compile import cache
 from referee.compile.spec import Spec
 from referee.text import MAX_SHOWN, shown
+
+
+def arguments(sub: Any, summary: str) -> None:
+    """The arguments of `referee spec`, its help and what runs it."""
+    p = sub.add_parser("spec", help=summary)
+    _habits(p)
+    spec_sub = p.add_subparsers(dest="spec_command", metavar="ACTION", parser_class=_Parser)
+    c = _command(
+        spec_sub,
+        "check",
+        "parse and check every clause, overlay and data file",
+        "Parse every .rules file of the game and check names, clause references, labels,\n"
+        "types and overlay targets; load and validate the component files. Every problem is\n"
+        "reported at once, each at its file, line and column. -v lists every file read, with\n"
+        "what it holds, and the disk cache.",
+        ["referee spec check", "referee spec check --spec my-game/ --data my-data/"],
+        ["0  the spec and its data check", "2  problems found (each located), or usage"],
+    )
+    _common(c)
+    c.set_defaults(run=cmd_spec_check)
 
 
 def cmd_spec_check(args: argparse.Namespace) -> int:
