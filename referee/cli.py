@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from referee import __version__
-from referee.commands.shared import (
+from referee.commands.options import (
     EXIT_BAD_INPUT,
     EXIT_OK,
     _command_name,

@@ -621,7 +621,7 @@ def judge(
 
 def _judge_records(game_dir: Path, records: list[Path], say: Any) -> bool:
     """Every record replayed under the mutant, to the first that fails; whether one did."""
-    from referee.commands.shared import _game_of
+    from referee.commands.loading import _game_of
     from referee.compile.spec import load_spec
     from referee.errors import RefereeError
     from referee.resolve.overlays import Choice

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from referee.commands.shared import (
+from referee.commands.loading import _load
+from referee.commands.options import (
     _PRINTING_HELP,
     EXIT_BAD_INPUT,
     EXIT_ILLEGAL,
@@ -16,7 +17,6 @@ from referee.commands.shared import (
     _common,
     _emit,
     _json_wanted,
-    _load,
     _progress,
     _say,
 )

@@ -6,14 +6,14 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from referee.commands.shared import (
+from referee.commands.loading import _load
+from referee.commands.options import (
     EXIT_BAD_INPUT,
     EXIT_OK,
     _command,
     _common,
     _emit,
     _games_problem,
-    _load,
     _progress,
     _usage,
 )

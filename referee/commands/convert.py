@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from referee.commands.shared import EXIT_BAD_INPUT, EXIT_OK, _command, _game_option, _load
+from referee.commands.loading import _load
+from referee.commands.options import EXIT_BAD_INPUT, EXIT_OK, _command, _game_option
 from referee.records.notation_write import convert
 
 

@@ -7,16 +7,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from referee.commands.shared import (
-    _SPEC_BAD,
-    EXIT_OK,
-    _command,
-    _common,
-    _emit,
-    _load,
-    _plain,
-    _say,
-)
+from referee.commands.loading import _load
+from referee.commands.options import _SPEC_BAD, EXIT_OK, _command, _common, _emit, _plain, _say
 from referee.explainer.clauses import (
     clauses_table,
     game_option,

@@ -8,15 +8,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from referee.commands.shared import (
+from referee.commands.loading import _as_text, _load, _of_the_game
+from referee.commands.options import (
     EXIT_OK,
-    _as_text,
     _command,
     _emit,
     _game_option,
     _games_problem,
-    _load,
-    _of_the_game,
     _progress,
     _usage,
 )

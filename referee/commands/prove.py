@@ -12,7 +12,8 @@ from typing import Any
 
 import yaml
 
-from referee.commands.shared import (
+from referee.commands.loading import _load
+from referee.commands.options import (
     _PRINTING_HELP,
     _SPEC_BAD,
     EXIT_ILLEGAL,
@@ -20,7 +21,6 @@ from referee.commands.shared import (
     _command,
     _common,
     _emit,
-    _load,
     _usage,
 )
 from referee.errors import Span

@@ -7,14 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from referee import render as pictures
-from referee.commands.shared import (
+from referee.commands.loading import _load
+from referee.commands.options import (
     _PRINTING_HELP,
     EXIT_ILLEGAL,
     EXIT_OK,
     _command,
     _common,
     _emit,
-    _load,
     _plain,
 )
 from referee.resolve.overlays import Choice

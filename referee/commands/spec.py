@@ -7,7 +7,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from referee.commands.shared import EXIT_OK, _command, _common, _emit, _habits, _load, _Parser
+from referee.commands.loading import _load
+from referee.commands.options import EXIT_OK, _command, _common, _emit, _habits, _Parser
 from referee.compile import cache
 from referee.compile.spec import Spec
 from referee.text import MAX_SHOWN, shown
