@@ -28,19 +28,19 @@ if TYPE_CHECKING:  # what a type checker sees; at run time, __getattr__ below
     from referee.api import *  # noqa: F403 - the API is what this package exports
 
 
-def __getattr__(name: str) -> Any:
-    """A name of the API (or ``__all__``), loaded on first use and kept."""
-    api = import_module("referee.api")  # not `from referee import api`: that asks this hook
+# The API's names (referee/api.py's __all__; tests/test_architecture.py checks they agree), known
+# without importing it: `from referee import resources` asks __getattr__ for a submodule's name
+# first, and must not load the API for that.
+__all__ = ["__version__"]
+__all__ += """Comparison Difference Explanation Fired Game InputError Outcome OutcomeDifference
+Position Problem RecordError RecordInput SpecError Told Verdict Violation check compare explain
+load_game show""".split()  # noqa: SIM905 - a few lines, not api.py's list again
 
-    if name == "__all__":
-        value: Any = ["__version__", *api.__all__]
-    elif name in api.__all__:
-        value = getattr(api, name)
-    else:
+
+def __getattr__(name: str) -> Any:
+    """A name of the API, loaded on first use and kept."""
+    if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module("referee.api"), name)
     globals()[name] = value
     return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *import_module("referee.api").__all__})
