@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
-from referee.compile import cache as cache_module
 from referee.compile import spec as spec_module
 from referee.compile.spec import SPEC_ROOT, load_spec
+from referee.data import cache as cache_module
 from referee.data.source import parse_document
 from referee.errors import RefereeError
 from tests.referee_helpers import EXAMPLES

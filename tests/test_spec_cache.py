@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
-from referee.compile import cache as cache_module
 from referee.compile import spec as spec_module
 from referee.compile.spec import Spec, load_spec
+from referee.data import cache as cache_module
 
 
 def test_disk_cache_is_keyed_by_content(game_copy: Path, cache: Path) -> None:

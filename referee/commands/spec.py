@@ -9,8 +9,8 @@ from typing import Any
 
 from referee.commands.loading import _load
 from referee.commands.options import EXIT_OK, _command, _common, _emit, _habits, _Parser
-from referee.compile import cache
 from referee.compile.spec import Spec
+from referee.data import cache
 from referee.text import MAX_SHOWN, shown
 
 

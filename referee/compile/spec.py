@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from referee import resources
-from referee.compile import cache
 from referee.compile.interp import Interpreter, TraceEntry
+from referee.data import cache
 from referee.data.components import Components, data_files, load_components
 from referee.data.limits import read_bytes, read_text
 from referee.data.source import MAX_BYTES
@@ -302,7 +302,7 @@ class _Unpickler(pickle.Unpickler):
 def _from_disk(game_dir: Path, data_dir: Path | None) -> Spec:
     """The checked spec from the disk cache, keyed by content; else load it and keep it there.
 
-    The cache (referee/compile/cache.py, docs/cache.md) is a private folder whose entries are signed
+    The cache (referee/data/cache.py, docs/cache.md) is a private folder whose entries are signed
     with a key only this user can read: a payload is unpickled only once its signature shows
     this user's referee wrote it, for exactly these input files."""
     if os.environ.get("REFEREE_NO_CACHE") or cache.max_entries() == 0:
