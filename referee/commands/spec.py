@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +81,7 @@ def _files_read(spec: Spec) -> list[str]:
         lists = [f"{len(v)} {k}" for k, v in held.items() if isinstance(v, list)]
         lines.append(f"  {_relative(doc.file)}: {', '.join(lists) or 'no collection'}")
     folder = cache.cache_dir()
-    if os.environ.get("REFEREE_NO_CACHE") or cache.max_entries() == 0 or folder is None:
+    if not cache.enabled() or folder is None:
         lines.append("disk cache: off")
     else:
         kept = len(cache.entries(folder)) if folder.is_dir() else 0

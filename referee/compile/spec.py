@@ -305,7 +305,7 @@ def _from_disk(game_dir: Path, data_dir: Path | None) -> Spec:
     The cache (referee/data/cache.py, docs/cache.md) is a private folder whose entries are signed
     with a key only this user can read: a payload is unpickled only once its signature shows
     this user's referee wrote it, for exactly these input files."""
-    if os.environ.get("REFEREE_NO_CACHE") or cache.max_entries() == 0:
+    if not cache.enabled():
         return _load(game_dir, data_dir)
     try:
         name = f"spec-{_content_key(game_dir, data_dir)}{cache.ENTRY_SUFFIX}"

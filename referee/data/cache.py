@@ -80,6 +80,11 @@ def max_entries() -> int:
     return int(raw)
 
 
+def enabled() -> bool:
+    """Whether the disk cache is used: not with REFEREE_NO_CACHE set, nor with 0 entries."""
+    return not os.environ.get("REFEREE_NO_CACHE") and max_entries() > 0
+
+
 def _ours(st: os.stat_result) -> bool:
     return not hasattr(os, "geteuid") or st.st_uid == os.geteuid()
 
