@@ -551,7 +551,7 @@ def test_decision_on_and_off(
 
 def test_castle_tie_gives_nobody_the_sixth_card(spec: Spec) -> None:
     """With nine castles on the map a tie cannot occur in play; the rule still says what one does."""
-    from referee.compile.interp import Interpreter
+    from referee.compile.execute import Interpreter
     from referee.resolve.overlays import apply
 
     on = Interpreter(apply(spec.sym, [spec.sym.overlays["D-castle-tie"]]))
@@ -594,7 +594,7 @@ TESTED_APART = {"D-castle-tie", "D-capitals"}  # below: no record can reach a ti
 def test_decisions_no_record_can_tell_apart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: Spec, decision: str
 ) -> None:
-    from referee.compile.interp import Interpreter
+    from referee.compile.execute import Interpreter
     from referee.parse import ast
     from referee.resolve.overlays import apply
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from referee.compile.interp import Interpreter
+from referee.compile.execute import Interpreter
 from referee.compile.spec import Spec
 from referee.resolve.overlays import apply
 from tests.referee_helpers import EXAMPLES

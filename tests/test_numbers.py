@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from referee.compile.interp import Interpreter
+from referee.compile.execute import Interpreter
 from referee.compile.spec import Spec
 from referee.errors import RefereeError
 from referee.parse import ast

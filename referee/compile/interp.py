@@ -1,4 +1,5 @@
-"""Evaluate expressions of the checked tree.
+"""Evaluate expressions of the checked tree (statements, state writes and the standing rules are
+execute.py's Interpreter, built on this Evaluator).
 
 Values: int, bool, str (text and enum values alike: the checker keeps enums
 apart), dict (records), tuple (lists), frozenset (sets). Every call of a
@@ -8,17 +9,18 @@ numbers that decided it and the clause each number comes from.
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.budget import flattened, minus, plus, repeated, span_range, times
+from referee.budget import minus, plus, span_range, times
+from referee.compile.builtins import _builtin, _unique, args_key, key_of
 from referee.compile.coverage import Coverage
+from referee.compile.shown import SHOWN_VALUE, brief, show
 from referee.errors import Span, fail
 from referee.parse import ast
 from referee.resolve.checker import Symbols
-from referee.resolve.types import BUILTINS, hex_distance
+from referee.resolve.purity import _derived_definitions, _pure_definitions
 
 
 @dataclass
@@ -40,127 +42,6 @@ class TraceEntry:
         )
         source = f"{self.clause} as amended by {self.overlay}" if self.overlay else self.clause
         return f"{self.name}({args}) = {brief(self.result)}  ({source})"
-
-
-SHOWN_VALUE = 1_000  # characters of a value in a message or a told text
-LISTED_ITEMS = 1_000  # items of a value given as data (JSON) before it is given as text
-
-
-def brief(v: Any, limit: int = 60) -> str:
-    """A value shown within about ``limit`` characters, cut only between items: a long
-    list keeps its first items and says how many more there are. What is cut is never
-    written out: a list of a million long texts costs what its first items cost."""
-    text = _shown_within(v, limit)
-    if text is not None:
-        return text
-    if isinstance(v, dict) and "id" not in v and "name" not in v:
-        parts = (f"{k}: {brief(x, max(limit // 2, 12))}" for k, x in v.items())
-        return "{" + _fit(parts, len(v), limit, " fields") + "}"
-    if isinstance(v, (tuple, list, frozenset)):
-        items = (brief(x, max(limit // 2, 12)) for x in v)
-        return "[" + _fit(items, len(v), limit) + "]"
-    if isinstance(v, str):
-        cut = v[:limit].rsplit(" ", 1)[0]
-        return cut + " ..."
-    return show(v)
-
-
-def _shown_within(v: Any, limit: int) -> str | None:
-    """``show(v)`` if it is at most ``limit`` characters long, else None: found out without
-    writing more than ``limit`` characters of it."""
-    out: list[str] = []
-    room = limit
-
-    def put(text: str) -> bool:
-        nonlocal room
-        room -= len(text)
-        if room >= 0:
-            out.append(text)
-        return room >= 0
-
-    def walk(x: Any) -> bool:
-        if isinstance(x, dict) and "id" not in x and "name" not in x:
-            return (
-                put("{")
-                and all(
-                    (i == 0 or put(", ")) and put(f"{k}: ") and walk(y)
-                    for i, (k, y) in enumerate(x.items())
-                )
-                and put("}")
-            )
-        if isinstance(x, (tuple, list, frozenset)):
-            return (
-                put("[")
-                and all((i == 0 or put(", ")) and walk(y) for i, y in enumerate(x))
-                and put("]")
-            )
-        if isinstance(x, str):
-            return put(x) if len(x) <= room else put(x[: room + 1])
-        return put(show(x))
-
-    return "".join(out) if walk(v) else None
-
-
-def _fit(parts: Iterator[str], total: int, limit: int, what: str = "") -> str:
-    out: list[str] = []
-    used = 0
-    for p in parts:
-        if out and used + len(p) + 2 > limit:
-            break
-        out.append(p)
-        used += len(p) + 2
-    rest = total - len(out)
-    return ", ".join(out) + (f", ... {rest:,} more{what}" if rest else "")
-
-
-def listed(v: Any) -> Any:
-    """A value as data for JSON (``plain``), unless it holds more than LISTED_ITEMS items or
-    texts longer than SHOWN_VALUE characters in all: then as a text (``brief``) that keeps
-    its first items and says how many more there are."""
-    budget = [LISTED_ITEMS, SHOWN_VALUE * 10]
-
-    def small(x: Any) -> bool:
-        if isinstance(x, str):
-            budget[1] -= len(x)
-            return budget[1] >= 0
-        if isinstance(x, dict):
-            if "id" in x or "name" in x:
-                return True
-            budget[0] -= len(x)
-            return budget[0] >= 0 and all(small(y) for y in x.values())
-        if isinstance(x, (tuple, list, frozenset)):
-            budget[0] -= len(x)
-            return budget[0] >= 0 and all(small(y) for y in x)
-        return True
-
-    return plain(v) if small(v) else brief(v, SHOWN_VALUE)
-
-
-def show(v: Any) -> str:
-    if isinstance(v, dict):
-        if "id" in v or "name" in v:
-            return str(v.get("id", v.get("name")))
-        return "{" + ", ".join(f"{k}: {show(x)}" for k, x in v.items()) + "}"
-    if isinstance(v, (tuple, list, frozenset)):
-        return "[" + ", ".join(show(x) for x in v) + "]"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if v is None:
-        return "nothing"
-    return str(v)
-
-
-def plain(v: Any) -> Any:
-    """A value as data for JSON: items of data by their name or id, lists and sets as lists."""
-    if isinstance(v, dict):
-        if "id" in v or "name" in v:
-            return v.get("id", v.get("name"))
-        return {str(k): plain(x) for k, x in v.items()}
-    if isinstance(v, frozenset):
-        return sorted((plain(x) for x in v), key=show)
-    if isinstance(v, (tuple, list)):
-        return [plain(x) for x in v]
-    return v
 
 
 # What evaluating the rules may raise on values they were never meant to meet (a position
@@ -190,20 +71,6 @@ def failure(err: BaseException) -> str:
     return f"{type(err).__name__}: {err}"
 
 
-# How many times standing rules may fire after one change before the rules are said to loop.
-MAX_FIRINGS = 10_000
-# How many instances (combinations of parameter values) the standing rules may have in all.
-MAX_INSTANCES = 100_000
-
-
-class StandingLoop(Exception):
-    """A standing rule keeps firing: its statements never make its condition false."""
-
-    def __init__(self, rule: ast.Whenever) -> None:
-        super().__init__(f"{rule.clause}/{rule.name} keeps firing")
-        self.rule = rule
-
-
 class CheckFailed(Exception):
     """A ``check`` whose requirement does not hold: the event is illegal."""
 
@@ -225,42 +92,8 @@ class CheckFailed(Exception):
         self.bound = args
 
 
-_PLAIN = frozenset({str, int, bool, type(None)})
-
-
-def args_key(args: tuple[Any, ...]) -> Any:
-    """``key_of(args)``, without building a new tuple when the arguments are plain values."""
-    for a in args:
-        if type(a) not in _PLAIN:
-            return key_of(args)
-    return args
-
-
-def key_of(v: Any) -> Any:
-    """A hashable stand-in for a value: records by their name or id."""
-    t = type(v)
-    if t is str or t is int or t is bool or v is None:
-        return v
-    if t is dict:
-        name = v.get("id")
-        if name is None:
-            name = v.get("name")
-        if name is not None:
-            return name
-        # a record with no name (a road, a struct): by its fields, never by
-        # its address, which a later value may reuse
-        return tuple((k, key_of(x)) for k, x in v.items())
-    if t is tuple or t is list:
-        return tuple([x if type(x) in _PLAIN else key_of(x) for x in v])
-    if isinstance(v, dict):
-        return key_of(dict(v))
-    if isinstance(v, (tuple, list)):
-        return tuple(map(key_of, v))
-    return v
-
-
 @dataclass
-class Interpreter:
+class Evaluator:
     sym: Symbols
     externs: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     trace: list[TraceEntry] | None = None
@@ -447,79 +280,12 @@ class Interpreter:
         for key in self._readers.pop(cell, ()):
             self._derived.pop(key, None)
 
-    # ------------------------------------------------------------ standing rules
-    def standing_instances(self) -> list[tuple[ast.Whenever, tuple[Any, ...]]]:
-        """Every standing rule with every combination of its parameters' values, in the
-        order the spec declares the rules (and the values)."""
-        if self._instances is None:
-            out: list[tuple[ast.Whenever, tuple[Any, ...]]] = []
-            for rule in self.sym.standing:
-                domains = [self.enum_values(p.type.name) for p in rule.params]
-                combinations = 1
-                for domain in domains:
-                    combinations *= len(domain)
-                if combinations > MAX_INSTANCES:
-                    raise fail(
-                        rule.span,
-                        f"standing rule {rule.clause}/{rule.name} ranges over {combinations:,}"
-                        f" combinations of its parameters; at most {MAX_INSTANCES:,}",
-                        clause=rule.clause,
-                    )
-                out += [(rule, combo) for combo in itertools.product(*domains)]
-            self._instances = out
-            self._dirty = set(range(len(out)))
-        return self._instances
-
     def enum_values(self, name: str) -> list[Any]:
         d = self.sym.types[name]
         assert isinstance(d, ast.EnumDecl)
         if d.values:
             return list(d.values)
         return [key_of(item) for item in self.components.get(d.from_data, ())]
-
-    def enforce(self) -> None:
-        """Run every standing rule whose condition holds, until none does. A rule's own
-        statements are not interrupted: what they change is looked at when they end."""
-        if not self.standing_on or self._enforcing:
-            return
-        instances = self.standing_instances()
-        if not self._dirty:
-            return
-        self._enforcing = True
-        saved_trace, self.trace = self.trace, None
-        firings = 0
-        try:
-            while self._dirty:
-                i = min(self._dirty)
-                self._dirty.discard(i)
-                rule, values = instances[i]
-                env = {p.name: v for p, v in zip(rule.params, values, strict=True)}
-                # What the condition relies on is relied on, whether it holds or not: the
-                # spec puts a decision's part of a condition last, so that it is consulted
-                # only where it decides.
-                reading: tuple[set[Any], set[str]] = (set(), set())
-                self._reading.append(reading)
-                try:
-                    holds = bool(self.eval(rule.cond, env))
-                finally:
-                    self._reading.pop()
-                for cell in reading[0]:
-                    self._watch.setdefault(cell, set()).add(i)
-                if not holds:
-                    continue
-                firings += 1
-                if firings > MAX_FIRINGS:
-                    raise StandingLoop(rule)
-                if rule.overlay or rule.decisions:
-                    self._rely(rule)
-                self.fired.append((rule, values))
-                self.run(rule.body, env)
-                if not self.standing_on:  # the rule ended the game
-                    break
-                self._dirty.add(i)  # its statements must have made it false: look again
-        finally:
-            self._enforcing = False
-            self.trace = saved_trace
 
     def _invoke_uncached(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
         self._depth += 1
@@ -875,239 +641,6 @@ class Interpreter:
                 self._reading[-1][1].update(reading[1])
         return value
 
-    def write_state(self, d: ast.StateDecl, args: tuple[Any, ...], value: Any) -> None:
-        k = args_key(args) if d.params else None
-        table: dict[Any, Any] = self.state.setdefault(d.name, {}) if d.params else self.state
-        key = k if d.params else d.name
-        had = key in table
-        if had and table[key] == value:
-            return  # no change: nothing that read it is forgotten
-        defaulted = self._defaulted.pop((d.name, k), None) if self._defaulted else None
-        if self.journal is not None:
-            self.journal.append((d.name, k, had, table.get(key), defaulted))
-        table[key] = value
-        if self.setter:
-            self.set_by[(d.name, k)] = self.setter
-        if self._readers:
-            self._written((d.name, k))
-        if self._watch:
-            watchers = self._watch.get((d.name, k))
-            if watchers:
-                self._dirty |= watchers
-        if self.standing_on and not self._enforcing and (self._dirty or self._instances is None):
-            self.enforce()
-
-    def undo(self) -> None:
-        """Put back every state cell written since the journal was started, and forget the
-        kept values that read them."""
-        journal, self.journal = self.journal or [], None
-        for name, k, had, old, defaulted in reversed(journal):
-            table: dict[Any, Any] = self.state[name] if k is not None else self.state
-            key = k if k is not None else name
-            if had:
-                table[key] = old
-            else:
-                table.pop(key, None)
-            if defaulted:
-                self._defaulted[(name, k)] = defaulted
-            self._written((name, k))
-            watchers = self._watch.get((name, k))
-            if watchers:
-                self._dirty |= watchers
-
-    # ------------------------------------------------------------ statements
-    def run(self, stmts: list[ast.Stmt], env: dict[str, Any]) -> None:
-        """Run statements; a failed ``check`` raises CheckFailed."""
-        code = self._code
-        for st in stmts:
-            entry = code.get(id(st))
-            if entry is None:
-                entry = code[id(st)] = (st, self._compile_stmt(st))
-            entry[1](env)
-
-    def _compile_stmt(self, st: ast.Stmt) -> Callable[[dict[str, Any]], Any]:
-        """A closure for the common statements; the rest are run by ``_stmt``."""
-        if (
-            isinstance(st, ast.SetStmt)
-            and isinstance(st.target, ast.Call)
-            and isinstance(st.target.func, ast.Name)
-        ):
-            d = self.sym.values[st.target.func.id]
-            assert isinstance(d, ast.StateDecl)
-            value_f, args_f = self.compiled(st.value), self._compile_args(st.target.args)
-            read, write, op, clause = self.read_state, self.write_state, st.op, st.clause
-
-            def set_cell(env: dict[str, Any]) -> None:
-                value, key = value_f(env), args_f(env)
-                if op == "+=":
-                    value = read(d, key) + value
-                elif op == "-=":
-                    value = read(d, key) - value
-                self.setter = clause
-                try:
-                    write(d, key, value)
-                finally:
-                    self.setter = ""
-
-            return set_cell
-        if isinstance(st, ast.IfStmt):
-            cond, then, orelse, run = self.compiled(st.cond), st.then, st.orelse, self.run
-            return lambda env: run(then if cond(env) else orelse, env)
-        if isinstance(st, ast.ForStmt):
-            domain, var, body, run = self.compiled(st.domain), st.var, st.body, self.run
-
-            def loop(env: dict[str, Any]) -> None:
-                for x in domain(env):
-                    run(body, {**env, var: x})
-
-            return loop
-        if isinstance(st, ast.CheckStmt):
-            check = self.check
-            return lambda env: check(st, env)
-        if isinstance(st, ast.DoStmt) and isinstance(self.sym.actions.get(st.name), ast.Routine):
-            callee = self.sym.actions[st.name]
-            assert isinstance(callee, ast.Routine)
-            args_f, names = self._compile_args(st.args), [p.name for p in callee.params]
-            body, run, rely = callee.body, self.run, bool(callee.decisions or callee.overlay)
-
-            def call(env: dict[str, Any]) -> None:
-                if rely:
-                    self._rely(callee)
-                run(body, dict(zip(names, args_f(env), strict=True)))
-
-            return call
-        return lambda env: self._stmt(st, env)
-
-    def _stmt(self, st: ast.Stmt, env: dict[str, Any]) -> None:  # noqa: C901 - one case a node
-        if isinstance(st, ast.SetStmt):
-            value = self.eval(st.value, env)
-            if st.op != "=":
-                current = self.eval(st.target, env)
-                value = current + value if st.op == "+=" else current - value
-            self.setter = st.clause
-            try:
-                self._assign(st.target, value, env)
-            finally:
-                self.setter = ""
-        elif isinstance(st, ast.LetStmt):
-            # keep how a fact was computed: a failed check shows it with its own numbers
-            saved, saved_depth = self.trace, self.trace_depth
-            self.trace, self.trace_depth = [], self._depth
-            try:
-                env[st.name] = self.eval(st.value, env)
-                self.facts[st.name] = self.trace
-            finally:
-                self.trace, self.trace_depth = saved, saved_depth
-        elif isinstance(st, ast.IfStmt):
-            self.run(st.then if self.eval(st.cond, env) else st.orelse, env)
-        elif isinstance(st, ast.ForStmt):
-            for x in self.eval(st.domain, env):
-                self.run(st.body, {**env, st.var: x})
-        elif isinstance(st, ast.CheckStmt):
-            self.check(st, env)
-        elif isinstance(st, ast.TellStmt):
-            if self.explain:  # not while only legality is wanted (a random game's proposal)
-                self.tell(st, env)
-        elif isinstance(st, ast.GameOverStmt):
-            # the game is over: no standing rule fires after this moment
-            self.standing_on = False
-            self._dirty.clear()
-            if self.on_game_over is not None:
-                self.on_game_over(st.clause)
-        elif isinstance(st, ast.DoStmt):
-            args = tuple(self.eval(a, env) for a in st.args)
-            callee = self.sym.actions.get(st.name)
-            if isinstance(callee, ast.Routine):
-                if callee.decisions or callee.overlay:
-                    self._rely(callee)
-                self.run(callee.body, {p.name: a for p, a in zip(callee.params, args, strict=True)})
-            elif isinstance(callee, ast.Procedure):
-                if self.on_procedure is None:
-                    raise fail(st.span, f"no engine to run procedure {st.name}")
-                self.on_procedure(callee, args)
-            else:
-                fn = self.externs.get(st.name)
-                if fn is None:
-                    raise fail(st.span, f"the engine provides no action '{st.name}'")
-                fn(*args)
-
-    def tell(self, st: ast.TellStmt, env: dict[str, Any]) -> None:
-        values = {id(e): self.eval(e, env) for _, e in st.names}
-        text = "".join(
-            p if isinstance(p, str) else brief(values[id(p)], SHOWN_VALUE) for p in st.parts
-        )
-        named = {name: values[id(e)] for name, e in reversed(st.names)}  # the first of a name
-        self.told.append((st, text, [(n, named[n]) for n in dict.fromkeys(n for n, _ in st.names)]))
-
-    def _assign(self, target: ast.Expr, value: Any, env: dict[str, Any]) -> None:
-        if isinstance(target, ast.Name):
-            if target.id in env:
-                env[target.id] = value
-            elif target.id in self.frame:
-                self.frame[target.id] = value
-            else:
-                d = self.sym.values[target.id]
-                assert isinstance(d, ast.StateDecl)
-                self.write_state(d, (), value)
-        elif isinstance(target, ast.Call) and isinstance(target.func, ast.Name):
-            d = self.sym.values[target.func.id]
-            assert isinstance(d, ast.StateDecl)
-            self.write_state(d, tuple(self.eval(a, env) for a in target.args), value)
-
-    def check(self, st: ast.CheckStmt, env: dict[str, Any]) -> None:
-        ref = str(st.ref)
-        dropper = self.sym.dropped.get(ref)
-        if dropper is not None:  # an overlay in force has dropped this condition
-            self.relied.add(dropper)
-            if self.coverage is not None:
-                self.coverage.dropped[ref] += 1
-            return
-        req = self.sym.labels.get(ref)
-        assert req is not None, st.ref
-        assert isinstance(req, ast.Require)
-        if req.overlay or req.decisions:
-            self._rely(req)
-        args = st.bind(req, env, self.frame, lambda a: self.eval(a, env))
-        if self.eval(req.cond, dict(args)):
-            if self.coverage is not None:
-                self.coverage.requirement(ref, True)
-            return
-        for cond, oid in self.sym.exceptions.get(ref, []):
-            if self.eval(cond, dict(args)):  # an overlay in force makes an exception here
-                self.relied.add(oid)
-                if self.coverage is not None:
-                    self.coverage.requirement(ref, True)
-                return
-        if self.coverage is not None:
-            self.coverage.requirement(ref, False)
-        if not self.explain:  # only whether it holds is wanted (a random game's proposal)
-            raise CheckFailed(req, "", [], st.span, dict(args))
-        # It fails: evaluate it again, pure as it is, recording the numbers that decide it.
-        saved, saved_depth = self.trace, self.trace_depth
-        self.trace, self.trace_depth = [], 1_000_000
-        base = self._depth  # the calls the condition makes itself are made from here
-        try:
-            if st.args is None:
-                for p in req.params:  # how each fact was computed (its own calls only)
-                    self.trace.extend(self.facts.get(p.name, []))
-                facts = len(self.trace)
-            else:
-                facts = 0
-                for a in st.args:
-                    self.eval(a, env)
-            self.eval(req.cond, dict(args))
-            trace = _dedupe(self.trace)
-            decisive = _dedupe(
-                self.trace[:facts] + [t for t in self.trace[facts:] if t.depth == base]
-            )
-        finally:
-            self.trace, self.trace_depth = saved, saved_depth
-        _, message = self.holds(req, dict(args))
-        failed = CheckFailed(req, message, trace, st.span, dict(args), decisive)
-        if self.lenient is None:
-            raise failed
-        self.lenient.append(failed)
-
     def _quant(self, e: ast.Quant, binders: list[ast.Binder], env: dict[str, Any]) -> bool:
         if not binders:
             return bool(self.eval(e.body, env))
@@ -1156,142 +689,3 @@ def _param_names(d: ast.Decl) -> tuple[str, ...]:
 
 def _dedupe(trace: list[TraceEntry]) -> list[TraceEntry]:
     return list(_unique(trace, str))
-
-
-def without(xs: Any, ys: Any) -> tuple[Any, ...]:
-    out = list(xs)
-    keys = [key_of(x) for x in out]
-    for y in ys:
-        k = key_of(y)
-        if k in keys:
-            i = keys.index(k)
-            del out[i], keys[i]
-    return tuple(out)
-
-
-def includes(xs: Any, ys: Any) -> bool:
-    return len(without(xs, ys)) == len(xs) - len(tuple(ys))
-
-
-def _unique(xs: Any, key: Callable[[Any], Any] = key_of) -> tuple[Any, ...]:
-    """Items in first-seen order, each key once."""
-    seen: set[Any] = set()
-    out = []
-    for x in xs:
-        k = key(x)
-        if k not in seen:
-            seen.add(k)
-            out.append(x)
-    return tuple(out)
-
-
-def _builtin(name: str, args: tuple[Any, ...]) -> Any:
-    if name == "size":
-        return len(args[0])
-    if name == "includes":
-        return includes(*args)
-    if name == "without":
-        return without(*args)
-    if name == "take":
-        return tuple(args[0])[: max(args[1], 0)]
-    if name == "drop":
-        return tuple(args[0])[max(args[1], 0) :]
-    if name == "last":
-        return tuple(args[0])[-1] if args[0] else None
-    if name == "distinct":
-        return _unique(args[0])
-    if name == "repeat":
-        return repeated(args[0], args[1])
-    if name == "flatten":
-        return flattened(args[0])
-    if name == "abs":
-        return abs(args[0])
-    if name == "clamp":
-        return min(max(args[0], args[1]), args[2])
-    if name == "hex_distance":
-        return hex_distance(*args)
-    values = args[0] if len(args) == 1 else args
-    if name == "min":
-        return min(values)
-    if name == "max":
-        return max(values)
-    raise AssertionError(f"unknown built-in {name}")
-
-
-def _pure_definitions(sym: Symbols) -> set[str]:
-    """Definitions and tables that read no state, directly or through what they call."""
-    reads: dict[str, set[str]] = {}
-    for name, d in sym.values.items():
-        if isinstance(d, ast.Define):
-            reads[name] = _names(d.body)
-        elif isinstance(d, ast.TableDecl):
-            reads[name] = set().union(*(_names(r.value) for r in d.rows)) if d.rows else set()
-    impure = _spread(
-        {n for n, d in sym.values.items() if isinstance(d, (ast.StateDecl, ast.Extern))}, reads
-    )
-    return {n for n in reads if n not in impure}
-
-
-def _spread(marked: set[str], uses: dict[str, set[str]]) -> set[str]:
-    """The marked names and, again and again, every name that uses a marked one."""
-    marked = set(marked)
-    changed = True
-    while changed:
-        changed = False
-        for name, used in uses.items():
-            if name not in marked and used & marked:
-                marked.add(name)
-                changed = True
-    return marked
-
-
-def _derived_definitions(sym: Symbols, pure: set[str]) -> set[str]:
-    """Definitions that read game state but no procedure's variables and call no engine
-    function: their values can be kept until a state cell they read changes."""
-    procedure_names: set[str] = set()
-    for proc in sym.procedures().values():
-        procedure_names |= {p.name for p in proc.params} | {v.name for v in proc.vars}
-    calls: dict[str, set[str]] = {}
-    known = set(sym.values) | set(sym.types) | set(BUILTINS)
-    tainted = {n for n, d in sym.values.items() if isinstance(d, ast.Extern)}
-    for name, d in sym.values.items():
-        if not isinstance(d, ast.Define):
-            continue
-        names = _names(d.body)
-        calls[name] = names
-        free = names - {p.name for p in d.params} - _bound(d.body) - known
-        if free or (names & procedure_names) - {p.name for p in d.params} - _bound(d.body):
-            tainted.add(name)
-    tainted = _spread(tainted, calls)
-    return {n for n in calls if n not in tainted and n not in pure}
-
-
-def _nodes(node: Any) -> Iterator[Any]:
-    """Every expression and binder in an expression, the expression itself included."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        if isinstance(n, (ast.Expr, ast.Binder)):
-            for v in vars(n).values():
-                if isinstance(v, list):
-                    for x in v:  # a record literal's fields are (name, expression) pairs
-                        items = x if isinstance(x, tuple) else (x,)
-                        stack.extend(y for y in items if isinstance(y, (ast.Expr, ast.Binder)))
-                elif isinstance(v, (ast.Expr, ast.Binder)):
-                    stack.append(v)
-
-
-def _bound(node: Any) -> set[str]:
-    """The names a comprehension, a quantifier or an aggregate binds inside an expression."""
-    out: set[str] = set()
-    for n in _nodes(node):
-        var = n.name if isinstance(n, ast.Binder) else getattr(n, "var", None)
-        if isinstance(var, str):
-            out.add(var)
-    return out
-
-
-def _names(node: Any) -> set[str]:
-    """Every name an expression refers to (variables, definitions, state)."""
-    return {n.id for n in _nodes(node) if isinstance(n, ast.Name)}

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from referee import resources
-from referee.compile.interp import Interpreter, TraceEntry
+from referee.compile.execute import Interpreter
+from referee.compile.interp import TraceEntry
 from referee.data import cache
 from referee.data.components import Components, data_files, load_components
 from referee.data.limits import read_bytes, read_text

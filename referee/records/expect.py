@@ -20,16 +20,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.compile.interp import (
-    RULES_FAILURES,
-    SHOWN_VALUE,
-    Interpreter,
-    TraceEntry,
-    args_key,
-    brief,
-    key_of,
-    plain,
-)
+from referee.compile.builtins import args_key, key_of
+from referee.compile.execute import Interpreter
+from referee.compile.interp import RULES_FAILURES, TraceEntry
+from referee.compile.shown import SHOWN_VALUE, brief, plain
 from referee.data.source import Document
 from referee.errors import Problem, RefereeError, Span
 from referee.parse import ast

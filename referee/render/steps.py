@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.budget import within_limit
-from referee.compile.interp import brief, listed, show
+from referee.compile.shown import brief, listed, show
 from referee.compile.spec import Spec
 from referee.parse import ast
 from referee.records.record import Event, Source, record_name

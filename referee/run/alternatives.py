@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from referee.compile.interp import RULES_FAILURES, SHOWN_VALUE, brief, failure, key_of
+from referee.compile.builtins import key_of
+from referee.compile.interp import RULES_FAILURES, failure
+from referee.compile.shown import SHOWN_VALUE, brief
 from referee.errors import RefereeError
 from referee.parse import ast
 from referee.records.record import Event

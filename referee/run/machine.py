@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.compile.interp import Interpreter
+from referee.compile.execute import Interpreter
 from referee.parse import ast
 
 MAX_SETTLE = 10_000

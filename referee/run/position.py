@@ -14,7 +14,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from referee.budget import within_limit
-from referee.compile.interp import RULES_FAILURES, brief, key_of, show
+from referee.compile.builtins import key_of
+from referee.compile.interp import RULES_FAILURES
+from referee.compile.shown import brief, show
 from referee.compile.spec import Spec
 from referee.errors import Problem, RefereeError
 from referee.parse import ast

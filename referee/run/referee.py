@@ -8,15 +8,9 @@ from itertools import product
 from math import prod
 from typing import Any
 
-from referee.compile.interp import (
-    RULES_FAILURES,
-    CheckFailed,
-    StandingLoop,
-    brief,
-    failure,
-    listed,
-    show,
-)
+from referee.compile.execute import StandingLoop
+from referee.compile.interp import RULES_FAILURES, CheckFailed, failure
+from referee.compile.shown import brief, listed, show
 from referee.compile.spec import Spec
 from referee.errors import Problem, RefereeError, Span
 from referee.parse import ast

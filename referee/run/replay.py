@@ -13,11 +13,7 @@ from typing import Any
 
 from referee import resources
 from referee.budget import within_limit
-from referee.compile.interp import (
-    SHOWN_VALUE,
-    brief,
-    listed,
-)
+from referee.compile.shown import SHOWN_VALUE, brief, listed
 from referee.compile.spec import Spec
 from referee.errors import Problem, RefereeError
 from referee.records.expect import (
