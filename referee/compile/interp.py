@@ -19,8 +19,8 @@ from referee.compile.coverage import Coverage
 from referee.compile.shown import SHOWN_VALUE, brief, show
 from referee.errors import Span, fail
 from referee.parse import ast
-from referee.resolve.checker import Symbols
 from referee.resolve.purity import _derived_definitions, _pure_definitions
+from referee.resolve.symbols import Symbols
 
 
 @dataclass

@@ -29,9 +29,10 @@ from referee.data.source import MAX_BYTES
 from referee.data.walk import Skipped, walk
 from referee.errors import Problem, RefereeError, Span
 from referee.parse import ast
-from referee.resolve.checker import Symbols, check_modules
+from referee.resolve.checker import check_modules
 from referee.resolve.guards import no_recursion, parse_rules
 from referee.resolve.overlays import apply
+from referee.resolve.symbols import Symbols
 from referee.text import shown
 
 SPEC_ROOT = resources.games_root()  # the bundled games, each a folder, and schema/

@@ -30,8 +30,9 @@ from referee.parse import ast
 from referee.parse.parser import parse_expr
 from referee.records.record import Event
 from referee.records.values import Converter
-from referee.resolve.checker import Checker, Symbols
+from referee.resolve.checker import Checker
 from referee.resolve.reads import names_written, reads
+from referee.resolve.symbols import Symbols
 from referee.resolve.types import BUILTINS, T
 from referee.text import clip
 

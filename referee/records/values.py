@@ -17,7 +17,7 @@ import yaml
 from referee.data.source import Document, Path_, show_path
 from referee.errors import Problem, RefereeError
 from referee.parse import ast
-from referee.resolve.checker import Symbols
+from referee.resolve.symbols import Symbols
 
 
 class Converter:

@@ -19,7 +19,7 @@ from referee.data.limits import MAX_DIGITS
 from referee.errors import Problem, RefereeError, Span
 from referee.parse import ast
 from referee.parse.parser import parse_module
-from referee.resolve.checker import Symbols
+from referee.resolve.symbols import Symbols
 
 MAX_NESTING = 100  # brackets and `if`s open at once in a .rules file
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from referee.errors import RefereeError, Span, fail
 from referee.parse import ast
-from referee.resolve.checker import Symbols
+from referee.resolve.symbols import Symbols
 
 
 @dataclass

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from referee.parse import ast
-from referee.resolve.checker import Symbols
+from referee.resolve.symbols import Symbols
 from referee.resolve.types import BUILTINS
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.parse import ast
-from referee.resolve.checker import Symbols
+from referee.resolve.symbols import Symbols
 
 
 def reads(e: Any, sym: Symbols, seen: set[str] | None = None) -> set[str]:

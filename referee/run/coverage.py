@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.compile.coverage import Coverage
 from referee.parse import ast
-from referee.resolve.checker import Symbols
+from referee.resolve.symbols import Symbols
 
 
 def requirements(sym: Symbols) -> dict[str, str]:

@@ -21,8 +21,8 @@ from referee.compile.spec import Spec
 from referee.errors import Problem, RefereeError
 from referee.parse import ast
 from referee.records.record import Event, Source, record_name
-from referee.resolve.checker import Symbols
 from referee.resolve.overlays import Choice
+from referee.resolve.symbols import Symbols
 from referee.run.referee import Referee
 from referee.run.replay import expectations, open_referee
 from referee.run.verdict import Violation

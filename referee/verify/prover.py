@@ -17,7 +17,7 @@ import z3
 
 from referee.compile.spec import clause_key
 from referee.parse import ast
-from referee.resolve.checker import Symbols
+from referee.resolve.symbols import Symbols
 from referee.verify import lists
 
 MAX_INLINE = 64

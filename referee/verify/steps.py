@@ -37,8 +37,8 @@ from typing import Any
 import z3
 
 from referee.parse import ast
-from referee.resolve.checker import Symbols
 from referee.resolve.reads import floors, names_written, procedure_statements, reads
+from referee.resolve.symbols import Symbols
 from referee.verify.prover import MAX_INLINE, Translator, Untranslatable, _enum, read_key
 
 NOTHING = "nothing~"  # the absent value, one more value of every enumeration
