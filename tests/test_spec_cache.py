@@ -243,7 +243,7 @@ def test_the_parsers_tables_come_from_the_disk_cache(
     from lark import Lark
 
     from referee.compile.spec import rules_files
-    from referee.parse import parser
+    from referee.parse import grammar as parser
 
     parser.lark_parser.cache_clear()
     built = parser.lark_parser()

@@ -17,7 +17,7 @@ from referee.data.limits import MAX_DIGITS, read_text
 from referee.data.source import Document, Path_, parse_document
 from referee.errors import Problem, RefereeError, Span
 from referee.parse import ast
-from referee.parse.parser import error_place
+from referee.parse.syntax_errors import error_place
 from referee.records.notation import (
     _INT,
     EXPANSION_SUFFIX,
