@@ -9,6 +9,7 @@ unforeseen is reported as an internal error in one line.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Callable, Sequence
@@ -93,6 +94,16 @@ def build_parser(commands: Sequence[str] | None = None) -> argparse.ArgumentPars
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Carry out a command line (``argv``, else this process's own) and give its exit code."""
+    code = _main(argv)
+    if argv is None:
+        # The process ends with the command: what it holds (a spec, its compiled closures) is
+        # let go without the cyclic collector walking all of it once more at exit.
+        gc.freeze()
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     _Parser.argv = list(sys.argv[1:] if argv is None else argv)
     given = _command_given(_Parser.argv)
     parser = build_parser([given] if given else [])

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import gc
 import hashlib
 import io
 import os
 import pickle
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
@@ -301,6 +303,20 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError("an entry that names a file this spec does not have")
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for a while (as it was, after): unpickling a
+    spec makes hundreds of thousands of objects, and each pass of the collector over them
+    finds nothing to free."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _from_disk(game_dir: Path, data_dir: Path | None) -> Spec:
     """The checked spec from the disk cache, keyed by content; else load it and keep it there.
 
@@ -318,7 +334,8 @@ def _from_disk(game_dir: Path, data_dir: Path | None) -> Spec:
     if payload is not None:
         try:
             # signed by this user's referee: see above
-            cached = _Unpickler(io.BytesIO(payload), places, game_dir).load()
+            with _collector_paused():  # a tree of new objects, no garbage: nothing to look for
+                cached = _Unpickler(io.BytesIO(payload), places, game_dir).load()
             if isinstance(cached, Spec):
                 return cached
         except Exception:  # noqa: BLE001 - an entry of another version is rebuilt
