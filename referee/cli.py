@@ -19,6 +19,7 @@ from referee import __version__
 from referee.commands.options import (
     EXIT_BAD_INPUT,
     EXIT_OK,
+    _command,
     _command_name,
     _habits,
     _json_wanted,
@@ -49,11 +50,19 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def _arguments(sub: Any, name: str) -> None:
-    """Add a command's parser, from its module; one of several in a module is NAME_arguments."""
+    """Add a command's parser from its module: its help (HELP: description, examples, exit
+    codes), its arguments (arguments(p)) and what runs it (cmd_NAME); in a module of several
+    commands, NAME_HELP and NAME_arguments. A module with no HELP makes its own parsers."""
     module_name, summary = COMMANDS[name]
     module = importlib.import_module(f"referee.commands.{module_name}")
-    shared = sum(m == module_name for m, _ in COMMANDS.values()) > 1
-    getattr(module, f"{name}_arguments" if shared else "arguments")(sub, summary)
+    prefix = f"{name}_" if sum(m == module_name for m, _ in COMMANDS.values()) > 1 else ""
+    described = getattr(module, f"{prefix.upper()}HELP", None)
+    if described is None:  # `referee spec check`: a family under a word of its own
+        module.arguments(sub, summary)
+        return
+    p = _command(sub, name, summary, *described)
+    getattr(module, f"{prefix}arguments")(p)
+    p.set_defaults(run=getattr(module, f"cmd_{name}"))
 
 
 def _command_given(argv: Sequence[str]) -> str | None:

@@ -9,11 +9,10 @@ from typing import Any
 
 from referee.commands.loading import _load
 from referee.commands.options import (
-    _PRINTING_HELP,
     EXIT_BAD_INPUT,
     EXIT_ILLEGAL,
     EXIT_OK,
-    _command,
+    _choice_options,
     _common,
     _emit,
     _json_wanted,
@@ -27,33 +26,31 @@ from referee.resolve.overlays import Choice
 from referee.run.batch import Result, check_many, expand, render_summary, summary
 from referee.run.replay import check_one, render
 
+HELP = (
+    "Replay game records and judge every event against the rules: a legal record's\n"
+    "verdict says where the game stands and what the standing rules did on the way; an\n"
+    "illegal event is reported at its file, line and column with the clause and condition\n"
+    "it breaks, the numbers that decide it and what its actor could have done instead.\n"
+    "Folders are searched for .yaml, .yml and .json records, judged on every core, with a\n"
+    "summary. - reads a record from standard input. -v is --explain and --trace, and\n"
+    "shows every record's verdict in a batch.",
+    [
+        "referee check examples/weeks-1-2.yaml",
+        "referee check examples/illegal/ --format json",
+        "git show HEAD:game.yaml | referee check -",
+        "referee -q check game.yaml && echo legal",
+    ],
+    [
+        "0  every record is legal to its end",
+        "1  an illegal event, or an outcome the record expected otherwise",
+        "2  bad input or usage: a record that does not read, breaks the schema or names"
+        " what the game does not know",
+    ],
+)
 
-def arguments(sub: Any, summary: str) -> None:
-    """The arguments of `referee check`, its help and what runs it."""
-    p = _command(
-        sub,
-        "check",
-        summary,
-        "Replay game records and judge every event against the rules: a legal record's\n"
-        "verdict says where the game stands and what the standing rules did on the way; an\n"
-        "illegal event is reported at its file, line and column with the clause and condition\n"
-        "it breaks, the numbers that decide it and what its actor could have done instead.\n"
-        "Folders are searched for .yaml, .yml and .json records, judged on every core, with a\n"
-        "summary. - reads a record from standard input. -v is --explain and --trace, and\n"
-        "shows every record's verdict in a batch.",
-        [
-            "referee check examples/weeks-1-2.yaml",
-            "referee check examples/illegal/ --format json",
-            "git show HEAD:game.yaml | referee check -",
-            "referee -q check game.yaml && echo legal",
-        ],
-        [
-            "0  every record is legal to its end",
-            "1  an illegal event, or an outcome the record expected otherwise",
-            "2  bad input or usage: a record that does not read, breaks the schema or names"
-            " what the game does not know",
-        ],
-    )
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of `referee check`."""
     p.add_argument(
         "records",
         nargs="+",
@@ -62,17 +59,7 @@ def arguments(sub: Any, summary: str) -> None:
         help="YAML, JSON or .rec (the table notation) records, or directories; - for"
         " standard input",
     )
-    p.add_argument(
-        "--printing",
-        default="",
-        help=_PRINTING_HELP,
-    )
-    p.add_argument(
-        "--overlay", action="append", default=[], metavar="ID", help="switch an overlay on"
-    )
-    p.add_argument(
-        "--no-overlay", action="append", default=[], metavar="ID", help="switch an overlay off"
-    )
+    _choice_options(p)
     p.add_argument(
         "--all", action="store_true", help="go on past an illegal event and report every one"
     )
@@ -88,7 +75,6 @@ def arguments(sub: Any, summary: str) -> None:
         help="with a refusal, every call the rules evaluated on the way, not only the decisive",
     )
     _common(p)
-    p.set_defaults(run=cmd_check)
 
 
 def cmd_check(args: argparse.Namespace) -> int:

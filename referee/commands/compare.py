@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from referee.commands.loading import _load
 from referee.commands.options import (
     EXIT_BAD_INPUT,
     EXIT_OK,
-    _command,
     _common,
     _emit,
     _games_problem,
@@ -21,34 +19,32 @@ from referee.records.record import is_stdin
 from referee.run.compare import compare, compare_games, render_games
 from referee.run.compare import render as render_comparison
 
+HELP = (
+    "Replay one record under every other printing, and with each overlay switched (one\n"
+    "in force by default off, another on), and show for each variant that changes\n"
+    "something the first event whose verdict changes, with the violations in full, the\n"
+    "first event whose outcome changes (the standing rules it fired, the consequences\n"
+    "it had) and the end of the record (the score). - reads the record from standard\n"
+    "input.\n\n"
+    "With --games N instead of a RECORD, play N random legal games and count, for each\n"
+    "variant, the games in which it changes a verdict and those in which it changes an\n"
+    "outcome, with the clause or rule involved most often.\n\n"
+    "-v shows every number of a violation, names the variants that change nothing and,\n"
+    "with --games, the seeds of the games each variant changes.",
+    [
+        "referee compare game.yaml",
+        "referee compare game.yaml --only ID [ID ...] --format json",
+        "referee compare --games 20 --seed 0 --weeks 2",
+    ],
+    [
+        "0  compared, whatever changes",
+        "2  bad input or usage, or a game that could not be judged",
+    ],
+)
 
-def arguments(sub: Any, summary: str) -> None:
-    """The arguments of `referee compare`, its help and what runs it."""
-    p = _command(
-        sub,
-        "compare",
-        summary,
-        "Replay one record under every other printing, and with each overlay switched (one\n"
-        "in force by default off, another on), and show for each variant that changes\n"
-        "something the first event whose verdict changes, with the violations in full, the\n"
-        "first event whose outcome changes (the standing rules it fired, the consequences\n"
-        "it had) and the end of the record (the score). - reads the record from standard\n"
-        "input.\n\n"
-        "With --games N instead of a RECORD, play N random legal games and count, for each\n"
-        "variant, the games in which it changes a verdict and those in which it changes an\n"
-        "outcome, with the clause or rule involved most often.\n\n"
-        "-v shows every number of a violation, names the variants that change nothing and,\n"
-        "with --games, the seeds of the games each variant changes.",
-        [
-            "referee compare game.yaml",
-            "referee compare game.yaml --only ID [ID ...] --format json",
-            "referee compare --games 20 --seed 0 --weeks 2",
-        ],
-        [
-            "0  compared, whatever changes",
-            "2  bad input or usage, or a game that could not be judged",
-        ],
-    )
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of `referee compare`."""
     p.add_argument(
         "record",
         type=Path,
@@ -78,7 +74,6 @@ def arguments(sub: Any, summary: str) -> None:
     )
     p.add_argument("--weeks", type=int, metavar="K", help='with --games: --until "week > K"')
     _common(p)
-    p.set_defaults(run=cmd_compare)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from referee.commands.loading import _load
-from referee.commands.options import _SPEC_BAD, EXIT_OK, _command, _common, _emit, _plain, _say
+from referee.commands.options import _SPEC_BAD, EXIT_OK, _common, _emit, _plain, _say
 from referee.explainer.clauses import (
     clauses_table,
     game_option,
@@ -20,69 +19,58 @@ from referee.explainer.clauses import (
 from referee.explainer.topics import explain_topic, render_topic
 from referee.text import MAX_SHOWN, shown
 
+CLAUSES_HELP = (
+    "List every clause of the rulebook in its order: number, kind (normative or\n"
+    "informative), number of declarations, title. -v adds each clause's summary and the\n"
+    "file and line that declare it.",
+    ["referee clauses", "referee clauses --format json", "referee clauses -v"],
+    ["0  listed", _SPEC_BAD],
+)
 
-def clauses_arguments(sub: Any, summary: str) -> None:
-    """The arguments of `referee clauses`, its help and what runs it."""
-    p = _command(
-        sub,
-        "clauses",
-        summary,
-        "List every clause of the rulebook in its order: number, kind (normative or\n"
-        "informative), number of declarations, title. -v adds each clause's summary and the\n"
-        "file and line that declare it.",
-        ["referee clauses", "referee clauses --format json", "referee clauses -v"],
-        ["0  listed", _SPEC_BAD],
-    )
+
+def clauses_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of `referee clauses` and `referee overlays`: a table, in markdown too."""
     _common(p, formats=("text", "json", "markdown"))
-    p.set_defaults(run=cmd_clauses)
 
 
-def overlays_arguments(sub: Any, summary: str) -> None:
-    """The arguments of `referee overlays`, its help and what runs it."""
-    p = _command(
-        sub,
-        "overlays",
-        summary,
-        "List the printings, clarifications and decisions: id, kind, when each is in force,\n"
-        "title. -v adds each one's source and date, the clauses it amends and how, and the\n"
-        "declarations that embody it.",
-        ["referee overlays", "referee overlays --format markdown > docs/rulings.md"],
-        ["0  listed", _SPEC_BAD],
-    )
-    _common(p, formats=("text", "json", "markdown"))
-    p.set_defaults(run=cmd_overlays)
+OVERLAYS_HELP = (
+    "List the printings, clarifications and decisions: id, kind, when each is in force,\n"
+    "title. -v adds each one's source and date, the clauses it amends and how, and the\n"
+    "declarations that embody it.",
+    ["referee overlays", "referee overlays --format markdown > docs/rulings.md"],
+    ["0  listed", _SPEC_BAD],
+)
+overlays_arguments = clauses_arguments
 
 
-def explain_arguments(sub: Any, summary: str) -> None:
-    """The arguments of `referee explain`, its help and what runs it."""
-    p = _command(
-        sub,
-        "explain",
-        summary,
-        "Explain one topic. Tried in this order, the first that matches is shown and the\n"
-        "others are named: a clause number (7.3.1) or label (7.3.1/no-pickup); a declared\n"
-        "name; an overlay id; a printing id; an overlay file's name; the name or id of an\n"
-        "entry of the game's data. KIND:TOPIC picks one kind: clause, name, overlay,\n"
-        "printing, file or data. -v explains in full every other match too.",
-        [
-            "referee explain 7.3.5",
-            "referee explain 7.3.1/no-pickup",
-            "referee explain size_penalty --format json",
-            "referee explain file:decisions",
-        ],
-        [
-            "0  explained",
-            "2  bad input or usage: a topic that names nothing (close names are suggested),"
-            " a spec that does not load",
-        ],
-    )
+EXPLAIN_HELP = (
+    "Explain one topic. Tried in this order, the first that matches is shown and the\n"
+    "others are named: a clause number (7.3.1) or label (7.3.1/no-pickup); a declared\n"
+    "name; an overlay id; a printing id; an overlay file's name; the name or id of an\n"
+    "entry of the game's data. KIND:TOPIC picks one kind: clause, name, overlay,\n"
+    "printing, file or data. -v explains in full every other match too.",
+    [
+        "referee explain 7.3.5",
+        "referee explain 7.3.1/no-pickup",
+        "referee explain size_penalty --format json",
+        "referee explain file:decisions",
+    ],
+    [
+        "0  explained",
+        "2  bad input or usage: a topic that names nothing (close names are suggested),"
+        " a spec that does not load",
+    ],
+)
+
+
+def explain_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of `referee explain`."""
     p.add_argument(
         "topic",
         help="a clause number, a label, a name, an overlay or printing id, an overlay file, "
         "a data entry's name or id; or KIND:TOPIC",
     )
     _common(p)
-    p.set_defaults(run=cmd_explain)
 
 
 def cmd_clauses(args: argparse.Namespace) -> int:

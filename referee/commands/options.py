@@ -19,6 +19,7 @@ MAX_GAMES = 10_000  # --games N: random games played (and judged) by one command
 MAX_SEED = 10**18  # --seed S: fewer than 19 digits, either side of 0
 
 
+_ONE_RECORD = "a YAML, JSON or .rec record; - for standard input"
 _PRINTING_HELP = "the rulebook printing (default: the one the spec marks base; the output names it)"
 
 
@@ -62,6 +63,17 @@ def _game_option(p: argparse.ArgumentParser) -> None:
         "--game",
         metavar="NAME",
         help="a bundled game, by name (default: the bundled default game)",
+    )
+
+
+def _choice_options(p: argparse.ArgumentParser) -> None:
+    """The printing and the overlays a record is judged under, beyond its own."""
+    p.add_argument("--printing", default="", help=_PRINTING_HELP)
+    p.add_argument(
+        "--overlay", action="append", default=[], metavar="ID", help="switch an overlay on"
+    )
+    p.add_argument(
+        "--no-overlay", action="append", default=[], metavar="ID", help="switch an overlay off"
     )
 
 

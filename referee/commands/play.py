@@ -11,7 +11,6 @@ from typing import Any
 from referee.commands.loading import _as_text, _load, _of_the_game
 from referee.commands.options import (
     EXIT_OK,
-    _command,
     _emit,
     _game_option,
     _games_problem,
@@ -26,29 +25,27 @@ from referee.run.coverage import table as coverage_table
 from referee.run.play import Game, play, play_many
 from referee.text import MAX_SHOWN, shown
 
+HELP = (
+    "Play a random legal game, the rules proposing and judging every event, and print\n"
+    "its record (YAML, or JSON); the same seed gives the same game. With --games N\n"
+    "--out DIR, play N seeds on every core and write a record each. -v says on standard\n"
+    "error how many events were played and why the game stopped, and with --out names\n"
+    "each file written.",
+    [
+        "referee play --seed 7 --weeks 2 > game.yaml",
+        "referee play --games 200 --out games/",
+        "referee play --seed 3 | referee check -",
+    ],
+    [
+        "0  played (to the end, to the --until condition, or as far as proposals go)",
+        "2  bad input or usage: an --until that is no condition, an --out folder that"
+        " cannot be written",
+    ],
+)
 
-def arguments(sub: Any, summary: str) -> None:
-    """The arguments of `referee play`, its help and what runs it."""
-    p = _command(
-        sub,
-        "play",
-        summary,
-        "Play a random legal game, the rules proposing and judging every event, and print\n"
-        "its record (YAML, or JSON); the same seed gives the same game. With --games N\n"
-        "--out DIR, play N seeds on every core and write a record each. -v says on standard\n"
-        "error how many events were played and why the game stopped, and with --out names\n"
-        "each file written.",
-        [
-            "referee play --seed 7 --weeks 2 > game.yaml",
-            "referee play --games 200 --out games/",
-            "referee play --seed 3 | referee check -",
-        ],
-        [
-            "0  played (to the end, to the --until condition, or as far as proposals go)",
-            "2  bad input or usage: an --until that is no condition, an --out folder that"
-            " cannot be written",
-        ],
-    )
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of `referee play`."""
     p.add_argument("--seed", type=int, default=0, help="the random seed: one seed, one game")
     p.add_argument(
         "--until", default="", metavar="EXPR", help='stop when this holds, e.g. "week > 2"'
@@ -83,7 +80,6 @@ def arguments(sub: Any, summary: str) -> None:
         action="store_true",
         help="a player that seeks what the game has not reached yet, each printing in turn",
     )
-    p.set_defaults(run=cmd_play)
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -14,11 +14,10 @@ import yaml
 
 from referee.commands.loading import _load
 from referee.commands.options import (
-    _PRINTING_HELP,
     _SPEC_BAD,
     EXIT_ILLEGAL,
     EXIT_OK,
-    _command,
+    _choice_options,
     _common,
     _emit,
     _usage,
@@ -28,31 +27,23 @@ from referee.parse import ast
 from referee.resolve.overlays import Choice, apply, in_force
 from referee.verify.prover import Outcome, prove
 
+HELP = (
+    "Prove each property the spec declares, with z3, from the same definitions the\n"
+    "referee evaluates: proved, failed with a counterexample and the clauses involved,\n"
+    "skipped (it cannot be translated) or unknown (z3 gave no answer in time), each\n"
+    "with the reason. -v adds the clauses each proof rests on.",
+    ["referee prove", "referee prove --all-overlays", "referee prove --printing gmt-2011"],
+    [
+        "0  every property is proved",
+        "1  a property fails (its counterexample is shown), is skipped or is unknown",
+        _SPEC_BAD,
+    ],
+)
 
-def arguments(sub: Any, summary: str) -> None:
-    """The arguments of `referee prove`, its help and what runs it."""
-    p = _command(
-        sub,
-        "prove",
-        summary,
-        "Prove each property the spec declares, with z3, from the same definitions the\n"
-        "referee evaluates: proved, failed with a counterexample and the clauses involved,\n"
-        "skipped (it cannot be translated) or unknown (z3 gave no answer in time), each\n"
-        "with the reason. -v adds the clauses each proof rests on.",
-        ["referee prove", "referee prove --all-overlays", "referee prove --printing gmt-2011"],
-        [
-            "0  every property is proved",
-            "1  a property fails (its counterexample is shown), is skipped or is unknown",
-            _SPEC_BAD,
-        ],
-    )
-    p.add_argument(
-        "--printing",
-        default="",
-        help=_PRINTING_HELP,
-    )
-    p.add_argument("--overlay", action="append", default=[], metavar="ID", help="switch on")
-    p.add_argument("--no-overlay", action="append", default=[], metavar="ID", help="switch off")
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of `referee prove`."""
+    _choice_options(p)
     p.add_argument(
         "--all-overlays",
         action="store_true",
@@ -80,7 +71,6 @@ def arguments(sub: Any, summary: str) -> None:
         help="prove only this property (clause/label), or a clause's properties (repeatable)",
     )
     _common(p)
-    p.set_defaults(run=cmd_prove)
 
 
 def _positive_seconds(text: str) -> float:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from referee.commands.loading import _load
 from referee.commands.options import EXIT_OK, _command, _common, _emit, _habits, _Parser
-from referee.compile.spec import Spec
+from referee.compile.spec import Spec, display_name
 from referee.data import cache
 from referee.text import MAX_SHOWN, shown
 
@@ -60,13 +59,6 @@ def cmd_spec_check(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _relative(file: str) -> str:
-    try:
-        return str(Path(file).relative_to(Path.cwd()))
-    except ValueError:
-        return file
-
-
 def _files_read(spec: Spec) -> list[str]:
     """Every file a spec was made from, with what it holds."""
     lines = ["files read:"]
@@ -79,7 +71,7 @@ def _files_read(spec: Spec) -> list[str]:
     for doc in spec.components.documents.values():
         held = doc.data if isinstance(doc.data, dict) else {}
         lists = [f"{len(v)} {k}" for k, v in held.items() if isinstance(v, list)]
-        lines.append(f"  {_relative(doc.file)}: {', '.join(lists) or 'no collection'}")
+        lines.append(f"  {display_name(doc.file)}: {', '.join(lists) or 'no collection'}")
     folder = cache.cache_dir()
     if not cache.enabled() or folder is None:
         lines.append("disk cache: off")

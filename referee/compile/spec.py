@@ -261,9 +261,9 @@ def _content_key(game_dir: Path, data_dir: Path | None) -> str:
 
 def _places(game_dir: Path, data_dir: Path | None) -> list[str]:
     """The names a spec's spans give its files here and now: the .rules files as
-    ``_display`` names them (relative to the working directory), the data files by the path
+    ``display_name`` names them (relative to the working directory), the data files by the path
     they were read by. Two specs of one content list their files in the same order."""
-    names = [_display(f) for f in rules_files(game_dir)]
+    names = [display_name(f) for f in rules_files(game_dir)]
     return names + [str(f) for f in data_files(game_dir / "data", data_dir)]
 
 
@@ -362,7 +362,7 @@ def _load(game_dir: Path, data_dir: Path | None) -> Spec:
     problems = [Problem(Span(s.path, 0, 0), s.reason) for s in skipped]
     sources: dict[str, str] = {}
     for f in files:
-        name = _display(f)
+        name = display_name(f)
         try:
             text = read_text(f, MAX_RULES_BYTES, "rules file")
             sources[name] = text
@@ -404,9 +404,10 @@ def _fill_defaults(sym: Symbols, components: Components) -> None:
         ]
 
 
-def _display(path: Path) -> str:
-    """A path as short as it can be said: relative to the working directory if inside it."""
+def display_name(path: str | Path) -> str:
+    """A path as short as it can be said: relative to the working directory if inside it,
+    else as it was given."""
     try:
-        return str(path.relative_to(Path.cwd()))
+        return str(Path(path).relative_to(Path.cwd()))
     except ValueError:
         return str(path)

@@ -24,10 +24,9 @@ import re
 import textwrap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from referee.compile.spec import Spec, clause_key
+from referee.compile.spec import Spec, clause_key, display_name
 from referee.data.components import KEYS
 from referee.data.source import Path_, show_path
 from referee.errors import RefereeError, Span, fail
@@ -420,15 +419,8 @@ def _positions(spec: Spec) -> dict[int, tuple[str, int]]:
             if isinstance(value, list):
                 for i, entry in enumerate(value):
                     span = doc.span((key, i))
-                    out[id(entry)] = (_display(span.file), span.line)
+                    out[id(entry)] = (display_name(span.file), span.line)
     return out
-
-
-def _display(file: str) -> str:
-    try:
-        return str(Path(file).relative_to(Path.cwd()))
-    except ValueError:
-        return file
 
 
 def _paths_to(value: Any, name: str, at: Path_) -> Iterator[Path_]:
