@@ -6,7 +6,6 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -17,7 +16,6 @@ from referee.errors import RefereeError, Span, fail
 from referee.records.notation import SUFFIX as NOTATION_SUFFIX
 from referee.records.record import is_stdin, keep_stdin, read_stdin_once, record_name
 from referee.resolve.overlays import Choice
-from referee.run.pool import run_guarded
 from referee.run.replay import check_record, render
 from referee.run.verdict import Verdict
 
@@ -122,6 +120,8 @@ def check_many(
 
     workers = max(1, min(os.cpu_count() or 1, total))
     setup = (spec, choice, keep_going, offer, stdin)
+    from referee.run.pool import run_guarded  # processes: not for one record's check
+
     outcomes = run_guarded(_one, paths, _init, setup, workers, tick)
     return [
         value
@@ -145,6 +145,8 @@ def on_every_core(
     if workers < 2 or len(items) < 8:
         setup(*args)
         return [_tick(work(x), i, len(items), progress, what) for i, x in enumerate(items)]
+    from concurrent.futures import ProcessPoolExecutor  # as above
+
     with ProcessPoolExecutor(workers, initializer=setup, initargs=args) as pool:
         return [
             _tick(r, i, len(items), progress, what)
