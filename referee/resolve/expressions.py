@@ -270,22 +270,11 @@ class ExpressionChecker:
             return ANY
         name = e.func.id
         d = self.sym.values.get(name)
-        if isinstance(d, ast.Define):
+        if isinstance(d, (ast.Define, ast.TableDecl, ast.StateDecl, ast.Extern)):
             self._use(d)
-            self.call_args(e.span, name, d.params, e.args, env)
-            return self.typeref(d.type)
-        if isinstance(d, ast.TableDecl):
-            self._use(d)
-            self.call_args(e.span, name, [d.param], e.args, env)
-            return self.typeref(d.type)
-        if isinstance(d, ast.StateDecl):
-            self._use(d)
-            self.call_args(e.span, name, d.params, e.args, env)
-            return self.typeref(d.type)
-        if isinstance(d, ast.Extern):
-            self._use(d)
-            self.call_args(e.span, name, d.params, e.args, env)
-            return self.typeref(d.type) if d.type else ANY
+            params = [d.param] if isinstance(d, ast.TableDecl) else d.params
+            self.call_args(e.span, name, params, e.args, env)
+            return self.typeref(d.type) if d.type is not None else ANY  # an extern action's
         if isinstance(d, ast.ConstDecl):
             self.error(e.span, f"'{name}' is a constant; use it without parentheses")
             return self.typeref(d.type)
