@@ -179,57 +179,66 @@ _KNOWN = _NOTES | set(_SIZES) | {"type", "properties", "required", "additionalPr
 _KNOWN |= {"items", "if", "then", "else"}
 
 
-def surely_meets(schema: Any, value: Any) -> bool | None:  # noqa: C901 - one case a keyword
+def surely_meets(schema: Any, value: Any) -> bool | None:
     """Whether ``value`` meets ``schema`` (JSON Schema 2020-12): True or False where that is
     sure, None where a keyword is not among the few this knows, or not written as they are
-    (jsonschema then decides). Values are as the referee's YAML and JSON loaders give them."""
+    (jsonschema then decides). Values are as the referee's YAML and JSON loaders give them.
+    The first keyword not surely met decides: a list over its bound is not walked."""
+    for verdict in _verdicts(schema, value):
+        if verdict is not True:
+            return verdict
+    return True
+
+
+def _verdicts(schema: Any, value: Any) -> Iterator[bool | None]:  # noqa: C901 - one a keyword
     if isinstance(schema, bool):
-        return schema
+        yield schema
+        return
     if not isinstance(schema, dict) or not set(schema) <= _KNOWN:
-        return None
-    verdicts: list[bool | None] = []
+        yield None
+        return
     kind = schema.get("type")
     if kind is not None:
         kinds = kind if isinstance(kind, list) else [kind]
         if not kinds or not all(isinstance(k, str) and k in _TYPES for k in kinds):
-            return None
-        verdicts.append(any(_TYPES[k](value) for k in kinds))
+            yield None
+            return
+        yield any(_TYPES[k](value) for k in kinds)
     for word, (holder, sign) in _SIZES.items():
         bound = schema.get(word)
         if bound is None:
             continue
         if not isinstance(bound, int) or isinstance(bound, bool) or bound < 0:
-            return None
+            yield None
+            return
         if isinstance(value, holder):
-            verdicts.append(len(value) >= bound if sign > 0 else len(value) <= bound)
+            yield len(value) >= bound if sign > 0 else len(value) <= bound
     if isinstance(value, dict):
-        verdicts.extend(_object_meets(schema, value))
+        yield from _object_meets(schema, value)
     items = schema.get("items")
     if items is not None and isinstance(value, list):
         if not isinstance(items, (dict, bool)):
-            return None
-        verdicts.extend(surely_meets(items, v) for v in value)
+            yield None
+            return
+        yield from (surely_meets(items, v) for v in value)
     if "if" in schema:
         holds = surely_meets(schema["if"], value)
         branch = schema.get("then" if holds else "else", True) if holds is not None else None
-        verdicts.append(None if branch is None else surely_meets(branch, value))
-    if False in verdicts:
-        return False
-    return None if None in verdicts else True
+        yield None if branch is None else surely_meets(branch, value)
 
 
-def _object_meets(schema: dict[str, Any], value: dict[str, Any]) -> list[bool | None]:
+def _object_meets(schema: dict[str, Any], value: dict[str, Any]) -> Iterator[bool | None]:
     props = schema.get("properties", {})
     required = schema.get("required", [])
     extra = schema.get("additionalProperties", True)
     if not isinstance(props, dict) or not isinstance(required, list):
-        return [None]
+        yield None
+        return
     if not all(isinstance(r, str) for r in required) or not isinstance(extra, (dict, bool)):
-        return [None]
-    out: list[bool | None] = [all(r in value for r in required)]
-    for k, v in value.items():
-        out.append(surely_meets(props.get(k, extra), v))
-    return out
+        yield None
+        return
+    yield all(r in value for r in required)
+    yield from (surely_meets(props.get(k, extra), v) for k, v in value.items())
 
 
 def describe(err: jsonschema.ValidationError) -> str:
