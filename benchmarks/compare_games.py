@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.engine.compare import compare_games, render_games  # noqa: E402
-from referee.spec import load_spec  # noqa: E402
+from referee.compile.spec import load_spec  # noqa: E402
+from referee.run.compare import compare_games, render_games  # noqa: E402
 
 
 def main() -> None:

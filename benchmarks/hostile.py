@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-LIMIT = 16 * 1024 * 1024  # the record size limit (referee/engine/record.py)
+LIMIT = 16 * 1024 * 1024  # the record size limit (referee/records/record.py)
 EVENT = "  - deal: {by: tokugawa, cards: [tokugawa, tokugawa, maeda, date, fukushima]}\n"
 
 

@@ -12,7 +12,12 @@ Figures are printed, never asserted. Run: python benchmarks/run.py [--games N]
   (with libyaml, as the referee reads them, and with PyYAML's pure-Python parser);
 - prove: the time to prove every property;
 - coverage: the games of tests/test_play_coverage.py (six exploring games from the set-up, two
-  from each example), in one process: the time, and how many requirements they reach.
+  from each example), in one process: the time, and how many requirements they reach;
+- start-up (issue 28, 1; alone with --start-up): the CPU seconds of a fresh process for
+  `referee --version`, `--help` and `referee check` of a short dispute record that states its
+  answer (expect:), the disk cache warm, each the best of several runs, beside its target and
+  as a ratio to `python -c pass` measured in the same run; and how many Lark parsers the
+  judging process built (the target: none).
 
 Targets (issue 7, on 2 cores): spec load under 0.5 s, a whole game judged under 100 ms,
 judging at most 5x reading, 20 games played a second.
@@ -22,7 +27,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,13 +40,13 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from referee.compile.coverage import Coverage  # noqa: E402
+from referee.compile.spec import _CACHE, Spec, load_spec  # noqa: E402
 from referee.data.source import load_document  # noqa: E402
-from referee.dsl.coverage import Coverage  # noqa: E402
-from referee.dsl.overlays import Choice  # noqa: E402
-from referee.engine.coverage import table as coverage_table  # noqa: E402
-from referee.engine.play import as_yaml, play, play_many  # noqa: E402
-from referee.engine.replay import check_record  # noqa: E402
-from referee.spec import _CACHE, Spec, load_spec  # noqa: E402
+from referee.resolve.overlays import Choice  # noqa: E402
+from referee.run.coverage import table as coverage_table  # noqa: E402
+from referee.run.play import as_yaml, play, play_many  # noqa: E402
+from referee.run.replay import check_record  # noqa: E402
 from referee.verify.prover import prove  # noqa: E402
 
 
@@ -115,11 +122,73 @@ def judge(spec: Spec, paths: list[Path]) -> None:
     )
 
 
+DISPUTE = ROOT / "examples" / "disputes" / "force-march-after-highway.yaml"  # has expect:
+_COUNT_PARSERS = """
+import contextlib, io, sys
+import lark
+built = []
+init = lark.Lark.__init__
+def counted(self, *args, **kwargs):
+    built.append(1)
+    init(self, *args, **kwargs)
+lark.Lark.__init__ = counted
+from referee.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(["check", sys.argv[1]])
+print(code, len(built))
+"""
+
+
+def _cpu(argv: list[str], runs: int = 7) -> float:
+    """The CPU seconds (user + system) of a fresh process running ``argv``: the best of
+    ``runs``, as the machine is shared."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run(argv, env=env, cwd=ROOT, capture_output=True, check=False)  # bytecode, cache
+    best = float("inf")
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(argv, env=env, cwd=ROOT, capture_output=True, check=False)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        best = min(best, used)
+    return best
+
+
+def start_up() -> None:
+    python = [sys.executable]
+    referee = [*python, "-m", "referee"]
+    base = _cpu([*python, "-c", "pass"])
+    print(f"start-up: python -c pass: {base:.3f} s of CPU (the unit of the ratios below)")
+    for what, argv, target in [
+        ("referee --version", [*referee, "--version"], 0.15),
+        ("referee --help", [*referee, "--help"], 0.15),
+        (f"referee check {DISPUTE.relative_to(ROOT)}", [*referee, "check", str(DISPUTE)], 0.3),
+    ]:
+        used = _cpu(argv)
+        met = "met" if used <= target else "NOT met"
+        print(
+            f"start-up: {what}: {used:.3f} s of CPU ({used / base:.1f}x python);"
+            f" target <= {target} s: {met}"
+        )
+    done = subprocess.run(
+        [*python, "-c", _COUNT_PARSERS, str(DISPUTE)], cwd=ROOT, capture_output=True, text=True
+    )
+    code, built = done.stdout.split()[-2:] if done.returncode == 0 else ("?", "?")
+    print(
+        f"start-up: Lark parsers built while judging it (exit {code}): {built};"
+        f" target 0: {'met' if built == '0' else 'NOT met'}"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="how many games (seeds 0..N-1)")
+    parser.add_argument("--start-up", action="store_true", help="only the start-up figures")
     args = parser.parse_args()
 
+    start_up()
+    if args.start_up:
+        return 0
     spec = spec_load()
     with tempfile.TemporaryDirectory() as folder:
         paths = generate(spec, args.games, Path(folder))

@@ -14,8 +14,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.dsl import ast  # noqa: E402
-from referee.spec import load_spec  # noqa: E402
+from referee.compile.spec import load_spec  # noqa: E402
+from referee.parse import ast  # noqa: E402
 
 # The project's reading where the rulebook leaves a point open or the referee had to choose,
 # beyond what a clause's summary and its overlays say. Every entry is in our own words.

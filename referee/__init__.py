@@ -12,13 +12,35 @@ From Python (docs/api.md)::
     for v in verdict.violations:
         print(v.cites, v.message)
 
-What this module exports is the API; every other module of the package is internal.
+What this module exports is the API (referee/api.py); every other module of the package is
+internal. The API is loaded when a name of it is first used (PEP 562), so that a command
+that does not need it (`referee --version`, `referee check`) does not pay for it.
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-from referee import api as _api  # noqa: E402 - the version first: the API reads it
-from referee.api import *  # noqa: E402, F403 - the API is what this package exports
+if TYPE_CHECKING:  # what a type checker sees; at run time, __getattr__ below
+    from referee.api import *  # noqa: F403 - the API is what this package exports
 
+
+# The API's names (referee/api.py's __all__; tests/test_architecture.py checks they agree), known
+# without importing it: `from referee import resources` asks __getattr__ for a submodule's name
+# first, and must not load the API for that.
 __all__ = ["__version__"]
-__all__ += _api.__all__
+__all__ += """Comparison Difference Explanation Fired Game InputError Outcome OutcomeDifference
+Position Problem RecordError RecordInput SpecError Told Verdict Violation check compare explain
+load_game show""".split()  # noqa: SIM905 - a few lines, not api.py's list again
+
+
+def __getattr__(name: str) -> Any:
+    """A name of the API, loaded on first use and kept."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module("referee.api"), name)
+    globals()[name] = value
+    return value

@@ -20,14 +20,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from referee.dsl.overlays import Choice, base_printing
-from referee.engine import compare as _compare
-from referee.engine import position as _position
-from referee.engine import replay as _replay
-from referee.engine.record import RecordText, Source
+from referee.compile.spec import Spec, find_game, load_spec
 from referee.errors import RefereeError
-from referee.spec import Spec, find_game, load_spec
-from referee.topics import explain_topic, render_topic
+from referee.explainer.topics import explain_topic, render_topic
+from referee.records.record import RecordText, Source
+from referee.resolve.overlays import Choice, base_printing
+from referee.run import compare as _compare
+from referee.run import position as _position
+from referee.run import replay as _replay
+from referee.run import verdict as _verdict_data
 
 __all__ = [
     "Comparison",
@@ -300,7 +301,7 @@ def check(
     return _verdict(v)
 
 
-def _verdict(v: _replay.Verdict) -> Verdict:
+def _verdict(v: _verdict_data.Verdict) -> Verdict:
     return Verdict(
         file=v.file,
         legal=v.legal,
@@ -329,7 +330,7 @@ def _verdict(v: _replay.Verdict) -> Verdict:
     )
 
 
-def _violation(x: _replay.Violation) -> Violation:
+def _violation(x: _verdict_data.Violation) -> Violation:
     return Violation(
         event=x.index,
         action=x.action,

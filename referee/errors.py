@@ -7,6 +7,8 @@ these into exit code 2; no traceback reaches a user.
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
 
 from referee.text import clip, escape, shown, window
@@ -78,16 +80,36 @@ def source_line(span: Span, sources: dict[str, str] | None = None) -> str | None
     if text is None and span.file.startswith("<") and span.file.endswith(">"):
         return None  # <stdin>, <command line>: no file of that name is read in their place
     if text is None:
-        from referee.data.limits import read_bytes  # which itself reports errors
-
-        try:
-            text = read_bytes(span.file, SHOWN_FILE_BYTES).decode("utf-8", errors="replace")
-        except RefereeError:
-            return None
+        text = _file_text(span.file)
+    if text is None:
+        return None
     lines = text.splitlines()
     if span.line > len(lines):
         return None
     return lines[span.line - 1]
+
+
+def _file_text(path: str) -> str | None:
+    """A regular file of at most SHOWN_FILE_BYTES, as text; None for anything else. Read here,
+    not through referee/data/limits.py, which reports its own errors with this module: a FIFO
+    or a device is not waited on, and no more than the limit is read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > SHOWN_FILE_BYTES:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(SHOWN_FILE_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if len(data) > SHOWN_FILE_BYTES:
+        return None
+    return data.decode("utf-8", errors="replace")
 
 
 @dataclass

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from referee import spec as spec_module
-from referee.dsl.interp import Interpreter
-from referee.spec import SPEC_ROOT, Spec, default_game_dir, load_spec
+from referee.compile import spec as spec_module
+from referee.compile.execute import Interpreter
+from referee.compile.spec import SPEC_ROOT, Spec, default_game_dir, load_spec
 
 # the bundled game, or the spec REFEREE_SPEC names (tools/mutate.py judges a mutant so)
 GAME = default_game_dir()

@@ -1,5 +1,5 @@
 """What the actor of a refused event could have done instead (`alternatives` in the spec,
-referee/engine/alternatives.py): the legal alternatives of records in examples/illegal/,
+referee/run/alternatives.py): the legal alternatives of records in examples/illegal/,
 worked out from the rulebook and the map, exactly."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from referee.cli import main
-from referee.engine import alternatives
+from referee.run import alternatives
 from tests.referee_helpers import EXAMPLES, ROOT, judge
 
 ILLEGAL = EXAMPLES / "illegal"

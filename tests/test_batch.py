@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
-from referee.engine.batch import SUFFIXES
+from referee.run.batch import SUFFIXES
 from tests.referee_helpers import EXAMPLES, output
 
 
@@ -65,7 +65,7 @@ def test_an_empty_directory_is_bad_input(
 def test_unnamed_records_are_keyed_by_their_fields() -> None:
     """Memo and list keys never use an address: a value built later at the same address (as
     happened in a worker that had judged other records) must not pass for an earlier one."""
-    from referee.dsl.interp import key_of, without
+    from referee.compile.builtins import key_of, without
 
     road = {"a": "Osaka", "b": "Wakayama", "highway": None}
     assert key_of(road) == key_of(dict(road))

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from referee.cli import main
-from referee.spec import Spec
+from referee.compile.spec import Spec
 from tests.referee_helpers import output
 
 # The numbered clauses of the later GMT printing (seed 000), 2.1 to 9.5.

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 import yaml
 
-from referee.dsl.overlays import Choice
-from referee.engine.record import load_record
-from referee.engine.replay import Referee
-from referee.spec import Spec
+from referee.compile.spec import Spec
+from referee.records.record import load_record
+from referee.resolve.overlays import Choice
+from referee.run.referee import Referee
 from tests.referee_helpers import (
     EXAMPLES,
     Events,

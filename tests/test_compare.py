@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.cli import main
-from referee.spec import Spec
+from referee.compile.spec import Spec
 from tests.referee_helpers import EXAMPLES, output
 
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from referee.cli import main
-from referee.engine.compare import outcomes
-from referee.engine.replay import Verdict
+from referee.run.compare import outcomes
+from referee.run.verdict import Verdict
 from tests.referee_helpers import EXAMPLES, output
 
 ROOT = EXAMPLES.parent
@@ -388,7 +388,7 @@ def test_a_judgement_that_fails_is_said_and_the_others_counted(
 ) -> None:
     """A record the referee fails on (here a stand-in for a bug: game 1 under one variant) is
     named, with why; every other judgement is counted all the same; exit 2."""
-    import referee.engine.compare as compare_module
+    import referee.run.compare as compare_module
 
     real = compare_module.check_record
 
@@ -434,7 +434,7 @@ def test_help_says_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
 def test_games_with_an_unknown_only_play_nothing(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import referee.engine.compare as compare_module
+    import referee.run.compare as compare_module
 
     played: list[int] = []
     monkeypatch.setattr(compare_module, "play_many", lambda *a, **k: played.append(1))

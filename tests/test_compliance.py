@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from referee.spec import load_spec
+from referee.compile.spec import load_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 

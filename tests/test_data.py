@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
+from referee.compile.spec import SPEC_ROOT, Spec, load_spec
 from referee.data.source import parse_document
 from referee.errors import RefereeError
-from referee.spec import SPEC_ROOT, Spec, load_spec
 
 DATA = SPEC_ROOT / "sekigahara" / "data"
 

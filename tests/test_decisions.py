@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from referee.cli import main
-from referee.spec import Spec
+from referee.compile.spec import Spec
 from tests.referee_helpers import deploy, example, judge, move, mutate, output, position
 from tests.test_combat import ATTACKER_LOSES, COMBAT, SIEGE, battle_record, challenged_gun
 
@@ -604,8 +604,8 @@ def test_decision_on_and_off(
 
 def test_castle_tie_gives_nobody_the_sixth_card(spec: Spec) -> None:
     """With nine castles on the map a tie cannot occur in play; the rule still says what one does."""
-    from referee.dsl.interp import Interpreter
-    from referee.dsl.overlays import apply
+    from referee.compile.execute import Interpreter
+    from referee.resolve.overlays import apply
 
     on = Interpreter(apply(spec.sym, [spec.sym.overlays["D-castle-tie"]]))
     off = Interpreter(apply(spec.sym, []))
@@ -648,9 +648,9 @@ TESTED_APART = {"D-castle-tie", "D-capitals"}  # below: no record can reach a ti
 def test_decisions_no_record_can_tell_apart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: Spec, decision: str
 ) -> None:
-    from referee.dsl import ast
-    from referee.dsl.interp import Interpreter
-    from referee.dsl.overlays import apply
+    from referee.compile.execute import Interpreter
+    from referee.parse import ast
+    from referee.resolve.overlays import apply
 
     assert spec.sym.overlays[decision].amends == []
     if decision == "D-special-base":

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from referee.cli import main
-from referee.spec import SPEC_ROOT, Spec, load_spec
+from referee.compile.spec import SPEC_ROOT, Spec, load_spec
 from tests.referee_helpers import EXAMPLES, ROOT, output, verdict_of
 
 GAME = SPEC_ROOT / "fierce-battle"
@@ -202,7 +202,7 @@ def test_random_games_replay_as_legal(
 
 def test_random_games_fight() -> None:
     """Across a few seeds the random games fire, melee and check morale: combat is played."""
-    from referee.engine.play import play
+    from referee.run.play import play
 
     spec = load_spec(GAME)
     told: set[str] = set()

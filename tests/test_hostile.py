@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from referee import cache as cache_module
-from referee import spec as spec_module
 from referee.cli import main
+from referee.compile import spec as spec_module
+from referee.compile.spec import SPEC_ROOT, load_spec
+from referee.data import cache as cache_module
 from referee.data.source import parse_document
 from referee.errors import RefereeError
-from referee.spec import SPEC_ROOT, load_spec
 from tests.referee_helpers import EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -278,7 +278,7 @@ def _bad_records(tmp_path: Path) -> Path:
 def test_a_bad_record_loses_only_its_own_result(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from referee.engine import batch
+    from referee.run import batch
 
     judge = batch._one
 
@@ -342,7 +342,7 @@ def test_workers_end_with_the_batch(tmp_path: Path) -> None:
         shutil.copy(LEGAL, folder / f"r{i}.yaml")
     script = (
         "import sys, time\n"
-        "from referee.engine import batch\n"
+        "from referee.run import batch\n"
         "def one(path):\n    time.sleep(3600)\n"
         "batch._one = one\n"
         "from referee.cli import main\n"

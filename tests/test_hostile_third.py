@@ -143,7 +143,7 @@ def test_explain_of_nothing_asks_for_a_topic(
 
 
 def test_a_suggestion_names_each_topic_once(capsys: pytest.CaptureFixture[str]) -> None:
-    from referee.topics import _did_you_mean
+    from referee.explainer.topics import _did_you_mean
 
     assert _did_you_mean(["data:a", "data:a", "b"]) == "did you mean 'data:a' or 'b'?"
 
@@ -219,7 +219,7 @@ def test_each_variant_compared_has_the_time_limit(
 ) -> None:
     """A judgement that would never end (here a stand-in: one variant sleeps) is stopped,
     and the variant named."""
-    import referee.engine.compare as compare_module
+    import referee.run.compare as compare_module
 
     real = compare_module.check_record
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from referee.dsl.interp import Interpreter
-from referee.dsl.overlays import apply
-from referee.spec import Spec
+from referee.compile.execute import Interpreter
+from referee.compile.spec import Spec
+from referee.resolve.overlays import apply
 from tests.referee_helpers import EXAMPLES
 
 
@@ -68,9 +68,9 @@ def test_kept_values_change_no_verdict(
 ) -> None:
     """Every example, legal and illegal, and three random games, judged with values kept and
     with nothing kept: the same verdicts, to the message, the numbers and the overlays."""
-    from referee.dsl.overlays import Choice
-    from referee.engine.play import as_yaml, play
-    from referee.engine.replay import check_record
+    from referee.resolve.overlays import Choice
+    from referee.run.play import as_yaml, play
+    from referee.run.replay import check_record
 
     paths = sorted(EXAMPLES.glob("*.yaml")) + sorted((EXAMPLES / "illegal").glob("*.yaml"))
     for seed in (1, 2, 3):

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.dsl.types import hex_distance
+from referee.compile.spec import clause_key, load_spec
 from referee.errors import RefereeError
-from referee.spec import clause_key, load_spec
+from referee.resolve.types import hex_distance
 
 RULES = """
 game mini "A made-up game"

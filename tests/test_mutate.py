@@ -11,8 +11,8 @@ from types import ModuleType
 import pytest
 
 from referee.cli import main
-from referee.dsl.guards import parse_rules
-from referee.spec import SPEC_ROOT
+from referee.compile.spec import SPEC_ROOT
+from referee.resolve.guards import parse_rules
 from tests.referee_helpers import verdict_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -168,10 +168,10 @@ NOTICED = [
 def test_the_new_properties_notice_their_mutants(
     mutate: ModuleType, every: list[object], tmp_path: Path
 ) -> None:
-    from referee.dsl import ast
-    from referee.dsl.overlays import Choice, apply, in_force
+    from referee.compile.spec import load_spec
     from referee.errors import Span
-    from referee.spec import load_spec
+    from referee.parse import ast
+    from referee.resolve.overlays import Choice, apply, in_force
     from referee.verify.prover import prove_one, prove_step_invariant
 
     for i, (name, label) in enumerate(NOTICED):

@@ -13,20 +13,19 @@ import yaml
 
 from referee import resources
 from referee.cli import main
+from referee.compile.spec import SPEC_ROOT, Spec, load_spec
 from referee.data.source import load_document, parse_document
-from referee.engine.notation import (
+from referee.records.notation import (
     NOTATION_GRAMMAR,
     SUFFIX,
     Words,
     abbreviations,
     forms,
-    parse_notation,
     short_names,
-    to_notation,
-    to_yaml,
 )
-from referee.engine.play import as_yaml, play
-from referee.spec import SPEC_ROOT, Spec, load_spec
+from referee.records.notation_read import parse_notation
+from referee.records.notation_write import to_notation, to_yaml
+from referee.run.play import as_yaml, play
 from tests.referee_helpers import EXAMPLES, ROOT, verdict_of
 
 RECORDS = sorted(EXAMPLES.rglob("*.yaml"))

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from referee.dsl import ast
-from referee.dsl.interp import Interpreter
-from referee.dsl.overlays import apply
+from referee.compile.execute import Interpreter
+from referee.compile.spec import Spec
 from referee.errors import RefereeError
-from referee.spec import Spec
+from referee.parse import ast
+from referee.resolve.overlays import apply
 
 Lookup = Callable[[str], dict[str, Any]]
 

@@ -14,8 +14,8 @@ import pytest
 import yaml
 
 from referee.cli import main
+from referee.compile.spec import Spec
 from referee.render import page
-from referee.spec import Spec
 from tests.referee_helpers import EXAMPLES, ROOT
 
 NS = {"s": "http://www.w3.org/2000/svg"}

@@ -14,6 +14,7 @@ import yaml
 
 from referee.cli import main
 from referee.render import svg as draw
+from referee.render import svg_step
 from tests.referee_helpers import EXAMPLES, ROOT
 from tests.test_pictures import NS, page_data, run
 
@@ -82,9 +83,9 @@ def test_an_illegal_verdict_keeps_three_lines(capsys: pytest.CaptureFixture[str]
 
 
 def test_fit_cuts_with_an_ellipsis_and_only_when_it_must() -> None:
-    assert draw._fit(["a", "b"], 2) == ["a", "b"]
-    assert draw._fit(["a", "b", "c"], 2) == ["a", "b \u2026"]
-    cut = draw._fit(["x" * 130, "y"], 1)
+    assert svg_step._fit(["a", "b"], 2) == ["a", "b"]
+    assert svg_step._fit(["a", "b", "c"], 2) == ["a", "b \u2026"]
+    cut = svg_step._fit(["x" * 130, "y"], 1)
     assert len(cut[0]) == 130 and cut[0].endswith(" \u2026")
 
 

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from referee.cli import main
-from referee.engine.machine import NotAllowed
-from referee.engine.play import Player, play, raw
-from referee.engine.record import Event
-from referee.spec import Spec, load_spec
+from referee.compile.spec import Spec, load_spec
+from referee.records.record import Event
+from referee.run.machine import NotAllowed
+from referee.run.play import Player, play, raw
 from tests.referee_helpers import assert_illegal_at, judge
 
 SIDES = ("tokugawa", "ishida")
@@ -304,7 +304,7 @@ def test_a_road_used_twice_in_a_random_game_is_rejected(
 ) -> None:
     """Replay random games until a move leaves a road another stack could take back; add
     that move: the road is used twice in one movement phase (7.3.1)."""
-    from referee.engine.replay import Referee
+    from referee.run.referee import Referee
 
     for seed in range(20):
         events = play(spec, seed, "week > 2").events

@@ -17,11 +17,11 @@ import pytest
 import yaml
 
 from referee.cli import main
-from referee.dsl.coverage import Coverage
-from referee.engine import coverage
-from referee.engine.batch import expand
-from referee.engine.play import Game, as_yaml, play_many
-from referee.spec import Spec
+from referee.compile.coverage import Coverage
+from referee.compile.spec import Spec
+from referee.run import coverage
+from referee.run.batch import expand
+from referee.run.play import Game, as_yaml, play_many
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SEED = 0

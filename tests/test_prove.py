@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from referee.cli import main
-from referee.dsl.reads import floors
-from referee.spec import Spec, load_spec
+from referee.compile.spec import Spec, load_spec
+from referee.resolve.reads import floors
 from referee.verify.prover import Outcome, prove
 from tests.referee_helpers import output
 

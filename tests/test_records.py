@@ -204,7 +204,7 @@ def test_bad_input_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
 
 def test_record_format_documents_every_action() -> None:
-    from referee.spec import load_spec
+    from referee.compile.spec import load_spec
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "record-format.md").read_text()
     actions = load_spec().sym.event_actions()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from referee.spec import Spec, load_spec
+from referee.compile.spec import Spec, load_spec
 
 ENGINE = Path(__file__).resolve().parents[1] / "referee"
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from referee import cache as cache_module
-from referee import spec as spec_module
 from referee.cli import main
-from referee.spec import Spec, load_spec
+from referee.compile import spec as spec_module
+from referee.compile.spec import Spec, load_spec
+from referee.data import cache as cache_module
 
 
 def test_disk_cache_is_keyed_by_content(game_copy: Path, cache: Path) -> None:
@@ -229,3 +229,42 @@ def test_eviction_removes_a_planted_link_not_what_it_points_to(
     cache_module.store("b.signed", b"b")
     assert sorted(p.name for p in cache.iterdir()) == ["b.signed", "key"]
     assert precious.read_text() == "keep me"
+
+
+# ------------------------------------------------------------------ the parser's tables
+
+
+def test_the_parsers_tables_come_from_the_disk_cache(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Building the rules language's LALR tables costs more than judging a short record: they
+    are kept in the signed cache, and a fresh process loads them (no Lark parser is built),
+    parsing every .rules file and every expression to the same trees."""
+    from lark import Lark
+
+    from referee.compile.spec import rules_files
+    from referee.parse import grammar as parser
+
+    parser.lark_parser.cache_clear()
+    built = parser.lark_parser()
+    (entry,) = cache.glob("grammar-*.signed")
+    parser.lark_parser.cache_clear()
+
+    def refuse(*_: object, **__: object) -> None:
+        raise AssertionError("a Lark parser was built: the cached tables were not used")
+
+    monkeypatch.setattr(Lark, "__init__", refuse)
+    loaded = parser.lark_parser()
+    files = rules_files(spec_module.default_game_dir())
+    assert files
+    for f in files:
+        text = f.read_text(encoding="utf-8")
+        assert loaded.parse(text, start="start") == built.parse(text, start="start")
+    for text in ("units_at(Kyoto, tokugawa)", "week > 2 and not x", "a + b * 2 - f(c, 3)"):
+        assert loaded.parse(text, start="expr") == built.parse(text, start="expr")
+    # and an entry that is not ours is not believed: the tables are built again
+    entry.write_bytes(b"planted")
+    parser.lark_parser.cache_clear()
+    monkeypatch.undo()
+    assert parser.lark_parser().parse("1 + 2", start="expr") == built.parse("1 + 2", start="expr")
+    parser.lark_parser.cache_clear()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
-from referee.spec import SPEC_ROOT
+from referee.compile.spec import SPEC_ROOT
 from tests.referee_helpers import output
 
 HEAD = 'game g "G"\nprinting p "P" base\n'

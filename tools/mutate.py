@@ -50,9 +50,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path[:1]:
     sys.path.insert(0, str(ROOT))  # this checkout's referee, not an installed one
 
-from referee.dsl import ast  # noqa: E402
-from referee.dsl.guards import parse_rules  # noqa: E402
-from referee.engine.notation import EXPANSION_SUFFIX  # noqa: E402
+from referee.parse import ast  # noqa: E402
+from referee.records.notation import EXPANSION_SUFFIX  # noqa: E402
+from referee.resolve.guards import parse_rules  # noqa: E402
 from referee.resources import games_root  # noqa: E402
 
 RECORDS = ("examples", "tests/readings")
@@ -621,12 +621,12 @@ def judge(
 
 def _judge_records(game_dir: Path, records: list[Path], say: Any) -> bool:
     """Every record replayed under the mutant, to the first that fails; whether one did."""
-    from referee.cli import _game_of
-    from referee.dsl.overlays import Choice
-    from referee.engine.batch import expand
-    from referee.engine.replay import check_one
+    from referee.commands.loading import _game_of
+    from referee.compile.spec import load_spec
     from referee.errors import RefereeError
-    from referee.spec import load_spec
+    from referee.resolve.overlays import Choice
+    from referee.run.batch import expand
+    from referee.run.replay import check_one
 
     spec = load_spec(game_dir)
     paths, _ = expand(records)
@@ -805,9 +805,9 @@ def _span(text: str) -> tuple[str, int, int]:
 def covered(every_set: bool = False) -> Covered:
     """What the proofs read: under the default printing and overlays, and with ``every_set``
     under each set ``referee prove --all-overlays`` proves (each printing, each overlay off)."""
-    from referee.dsl.overlays import Choice, apply, in_force
+    from referee.compile.spec import load_spec
     from referee.errors import Span
-    from referee.spec import load_spec
+    from referee.resolve.overlays import Choice, apply, in_force
     from referee.verify.prover import prove
 
     spec = load_spec()

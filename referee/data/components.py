@@ -19,8 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from referee.data.schema import load_schema, problems
 from referee.data.source import Document, load_document
 from referee.errors import Problem, RefereeError, Span
@@ -147,6 +145,8 @@ def _validate(doc: Document, schema_path: Path, names: dict[str, set[str]]) -> l
     local = {"#sources": set(doc.data.get("sources") or {})}
 
     def x_ref(validator: Any, target: str, instance: Any, schema: Any) -> Iterator[Any]:
+        import jsonschema  # only where a schema is checked: see schema.validate
+
         known = local.get(target) if target.startswith("#") else names.get(target)
         if isinstance(instance, str) and instance not in (known or set()):
             what = "source" if target == "#sources" else f"item of {target}"

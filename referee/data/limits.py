@@ -77,9 +77,7 @@ def read_bytes(path: str | Path, limit: int, what: str = "file") -> bytes:
             os.close(fd)
     except OSError as err:
         raise _refuse(file, f"cannot read file: {err.strerror or err}") from None
-    if len(data) > limit:
-        raise _refuse(file, f"{what} is over the limit of {limit:,} bytes", 1)
-    return data
+    return _at_most(data, limit, file, what)
 
 
 def read_fd(fd: int, limit: int) -> bytes:
@@ -109,8 +107,13 @@ def read_stdin(limit: int, what: str = "file") -> bytes:
         data = _read_waiting(0, limit)
     except OSError as err:
         raise _refuse(STDIN_NAME, f"cannot read standard input: {err.strerror or err}") from None
+    return _at_most(data, limit, STDIN_NAME, what)
+
+
+def _at_most(data: bytes, limit: int, file: str, what: str) -> bytes:
+    """What was read (``limit + 1`` bytes at the most), refused if it is over the limit."""
     if len(data) > limit:
-        raise _refuse(STDIN_NAME, f"{what} is over the limit of {limit:,} bytes", 1)
+        raise _refuse(file, f"{what} is over the limit of {limit:,} bytes", 1)
     return data
 
 

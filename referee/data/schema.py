@@ -8,18 +8,17 @@ from collections.abc import Callable, Iterator
 from difflib import get_close_matches
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-import jsonschema
-from jsonschema import validators
-from jsonschema.exceptions import best_match
+from typing import TYPE_CHECKING, Any
 
 from referee.data.limits import read_text
 from referee.data.source import Document, show_path
 from referee.errors import Problem, RefereeError, Span
 from referee.text import clip, shown
 
-Keyword = Callable[[Any, Any, Any, Any], Iterator[jsonschema.ValidationError]]
+if TYPE_CHECKING:  # jsonschema is imported where a schema is checked: see validate
+    import jsonschema
+
+Keyword = Callable[[Any, Any, Any, Any], Iterator["jsonschema.ValidationError"]]
 
 
 MAX_SCHEMA_BYTES = 1024 * 1024
@@ -30,6 +29,9 @@ MAX_PATTERN = 200  # characters of a schema's regular expression
 def load_schema(path: Path) -> dict[str, Any]:
     """A JSON Schema, checked, and refused if a regular expression in it could take
     exponential time (a repeated group that repeats or alternates inside, a backreference)."""
+    import jsonschema
+    from jsonschema import validators
+
     text = read_text(path, MAX_SCHEMA_BYTES, "schema")
     try:
         schema: dict[str, Any] = json.loads(text)
@@ -83,6 +85,9 @@ def problems(
     limit: int = 20,
 ) -> list[Problem]:
     """Each schema error as a Problem at the bad field's line and column."""
+    from jsonschema import validators
+    from jsonschema.exceptions import best_match
+
     schema = load_schema(schema_path)
     cls = validators.validator_for(schema)
     if keywords:
@@ -132,9 +137,108 @@ def _key_span(doc: Document, path: tuple[str | int, ...]) -> Span:
 
 
 def validate(doc: Document, schema_path: Path) -> None:
+    """The document meets the schema, or every problem is raised, located. The common case
+    (a record of a few events, a schema of the keywords ``surely_meets`` knows) is decided
+    without jsonschema, whose import alone costs more than judging a short record; anything
+    else, and every document that does not meet the schema, goes to jsonschema."""
+    plain = _schema_json(schema_path)
+    if plain is not None and surely_meets(plain, doc.data) is True:
+        return
     found = problems(doc, schema_path)
     if found:
         raise RefereeError(found, {doc.file: doc.text})
+
+
+@lru_cache(maxsize=32)
+def _schema_json(path: Path) -> Any:
+    """A schema file's JSON, or None where it does not read (load_schema then says why)."""
+    try:
+        return json.loads(read_text(path, MAX_SCHEMA_BYTES, "schema"))
+    except (RefereeError, ValueError, RecursionError):
+        return None
+
+
+_TYPES: dict[str, Callable[[Any], bool]] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+_NOTES = {"$schema", "$comment", "title", "description"}  # annotations: they assert nothing
+_SIZES = {
+    "minLength": (str, 1),
+    "maxLength": (str, -1),
+    "minItems": (list, 1),
+    "maxItems": (list, -1),
+    "minProperties": (dict, 1),
+    "maxProperties": (dict, -1),
+}
+_KNOWN = _NOTES | set(_SIZES) | {"type", "properties", "required", "additionalProperties"}
+_KNOWN |= {"items", "if", "then", "else"}
+
+
+def surely_meets(schema: Any, value: Any) -> bool | None:
+    """Whether ``value`` meets ``schema`` (JSON Schema 2020-12): True or False where that is
+    sure, None where a keyword is not among the few this knows, or not written as they are
+    (jsonschema then decides). Values are as the referee's YAML and JSON loaders give them.
+    The first keyword not surely met decides: a list over its bound is not walked."""
+    for verdict in _verdicts(schema, value):
+        if verdict is not True:
+            return verdict
+    return True
+
+
+def _verdicts(schema: Any, value: Any) -> Iterator[bool | None]:  # noqa: C901 - one a keyword
+    if isinstance(schema, bool):
+        yield schema
+        return
+    if not isinstance(schema, dict) or not set(schema) <= _KNOWN:
+        yield None
+        return
+    kind = schema.get("type")
+    if kind is not None:
+        kinds = kind if isinstance(kind, list) else [kind]
+        if not kinds or not all(isinstance(k, str) and k in _TYPES for k in kinds):
+            yield None
+            return
+        yield any(_TYPES[k](value) for k in kinds)
+    for word, (holder, sign) in _SIZES.items():
+        bound = schema.get(word)
+        if bound is None:
+            continue
+        if not isinstance(bound, int) or isinstance(bound, bool) or bound < 0:
+            yield None
+            return
+        if isinstance(value, holder):
+            yield len(value) >= bound if sign > 0 else len(value) <= bound
+    if isinstance(value, dict):
+        yield from _object_meets(schema, value)
+    items = schema.get("items")
+    if items is not None and isinstance(value, list):
+        if not isinstance(items, (dict, bool)):
+            yield None
+            return
+        yield from (surely_meets(items, v) for v in value)
+    if "if" in schema:
+        holds = surely_meets(schema["if"], value)
+        branch = schema.get("then" if holds else "else", True) if holds is not None else None
+        yield None if branch is None else surely_meets(branch, value)
+
+
+def _object_meets(schema: dict[str, Any], value: dict[str, Any]) -> Iterator[bool | None]:
+    props = schema.get("properties", {})
+    required = schema.get("required", [])
+    extra = schema.get("additionalProperties", True)
+    if not isinstance(props, dict) or not isinstance(required, list):
+        yield None
+        return
+    if not all(isinstance(r, str) for r in required) or not isinstance(extra, (dict, bool)):
+        yield None
+        return
+    yield all(r in value for r in required)
+    yield from (surely_meets(props.get(k, extra), v) for k, v in value.items())
 
 
 def describe(err: jsonschema.ValidationError) -> str:

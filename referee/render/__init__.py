@@ -6,12 +6,12 @@ Game-agnostic: what to draw comes from the game's data (its map collections and 
 
 from __future__ import annotations
 
-from referee.dsl.overlays import Choice
-from referee.engine.record import Source
-from referee.render import page, svg
+from referee.compile.spec import Spec
+from referee.records.record import Source
+from referee.render import page, svg, svg_step
 from referee.render.display import load_display
 from referee.render.steps import Replay, replay_steps
-from referee.spec import Spec
+from referee.resolve.overlays import Choice
 
 MAX_STEPS = page.MAX_STEPS
 
@@ -28,7 +28,7 @@ def picture(
         asked = ("--after", after) if after is not None else None
         replay = replay_steps(spec, path, choice, lambda i, n: False, after, True, asked)
     display = load_display(spec, replay.sides)
-    return svg.to_text(svg.picture(display, replay, replay.steps[-1])) + "\n", replay
+    return svg.to_text(svg_step.picture(display, replay, replay.steps[-1])) + "\n", replay
 
 
 def replay_page(

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.dsl import ast
+from referee.compile.spec import Spec
 from referee.errors import Problem, RefereeError, Span
-from referee.spec import Spec
+from referee.parse import ast
 from referee.text import shown
 
 # how a side with no entry in the display file is drawn: the patterns in turn, grey

@@ -16,12 +16,12 @@ import json
 import re
 from typing import Any
 
-from referee.dsl.overlays import Choice
-from referee.engine.record import Source
-from referee.render import svg
+from referee.compile.spec import Spec
+from referee.records.record import Source
+from referee.render import svg, svg_step
 from referee.render.display import load_display
 from referee.render.steps import Replay, Step, replay_steps
-from referee.spec import Spec
+from referee.resolve.overlays import Choice
 
 MAX_STEPS = 400  # steps one page holds; a longer record gives a window around the focus
 
@@ -77,7 +77,7 @@ def _entry(display: Any, replay: Replay, step: Step, pieces: dict[str, int]) -> 
     return {
         "event": ev["index"] if ev else None,
         "label": _label(step),
-        "heading": svg.clean(svg.heading(replay, step), 300),
+        "heading": svg.clean(svg_step.heading(replay, step), 300),
         "rules": [svg.clean(x, 300) for x in [step.summary, *step.frames] if x],
         "verdict": step.verdict,
         "cites": v.get("cites", ""),
@@ -92,7 +92,7 @@ def _entry(display: Any, replay: Replay, step: Step, pieces: dict[str, int]) -> 
         # kept once in the page however many steps share it
         "layer": [
             pieces.setdefault(svg.to_text(part), len(pieces))
-            for part in svg.step_layer(display, replay, step)
+            for part in svg_step.step_layer(display, replay, step)
         ],
     }
 

@@ -10,13 +10,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.budget import within_limit
-from referee.dsl import ast
-from referee.dsl.interp import brief, listed, show
-from referee.dsl.overlays import Choice
-from referee.engine.position import event_of, out_of_range, read_state
-from referee.engine.record import Event, Source, record_name
-from referee.engine.replay import Referee, Violation, expectations, open_referee
-from referee.spec import Spec
+from referee.compile.shown import brief, listed, show
+from referee.compile.spec import Spec
+from referee.parse import ast
+from referee.records.record import Event, Source, record_name
+from referee.resolve.overlays import Choice
+from referee.run.position import event_of, out_of_range, read_state
+from referee.run.referee import Referee
+from referee.run.replay import expectations, open_referee
+from referee.run.verdict import Violation
 from referee.text import shown
 
 TOLD_KEPT = 12  # outcomes of one event a step keeps

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import z3
 
-from referee.dsl import ast
+from referee.parse import ast
 
 if TYPE_CHECKING:
     from referee.verify.prover import Translator

@@ -15,9 +15,9 @@ from typing import Any
 
 import z3
 
-from referee.dsl import ast
-from referee.dsl.checker import Symbols
-from referee.spec import clause_key
+from referee.compile.spec import clause_key
+from referee.parse import ast
+from referee.resolve.symbols import Symbols
 from referee.verify import lists
 
 MAX_INLINE = 64
@@ -36,7 +36,7 @@ def _enum(name: str, values: list[str]) -> tuple[z3.SortRef, dict[str, z3.ExprRe
 
 
 def _hex_distance(c1: Any, r1: Any, c2: Any, r2: Any) -> Any:
-    """hex_distance (see referee.dsl.types) in z3's integer arithmetic."""
+    """hex_distance (see referee.resolve.types) in z3's integer arithmetic."""
 
     def axial(c: Any, r: Any) -> tuple[Any, Any]:
         q = c - 1

@@ -36,9 +36,9 @@ from typing import Any
 
 import z3
 
-from referee.dsl import ast
-from referee.dsl.checker import Symbols
-from referee.dsl.reads import floors, names_written, procedure_statements, reads
+from referee.parse import ast
+from referee.resolve.reads import floors, names_written, procedure_statements, reads
+from referee.resolve.symbols import Symbols
 from referee.verify.prover import MAX_INLINE, Translator, Untranslatable, _enum, read_key
 
 NOTHING = "nothing~"  # the absent value, one more value of every enumeration
@@ -330,7 +330,7 @@ class StepTranslator(Translator):
         super().__init__(sym, data_values)
         self.collections = collections
         self.within = within
-        self.floors: dict[tuple[str, str], int] = {}  # see referee.dsl.reads.floors
+        self.floors: dict[tuple[str, str], int] = {}  # see referee.resolve.reads.floors
         self.cells: dict[str, Cell] = {}
         self.havoc: set[str] = set()  # cells unknown when read (standing rules write them)
         self.frame: dict[str, Any] = {}  # the procedure's parameters and variables

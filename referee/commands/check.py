@@ -1,0 +1,123 @@
+"""referee check: records judged, one or a folder of them on every core."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from referee.commands.loading import _load
+from referee.commands.options import (
+    EXIT_BAD_INPUT,
+    EXIT_ILLEGAL,
+    EXIT_OK,
+    _choice_options,
+    _common,
+    _emit,
+    _json_wanted,
+    _progress,
+    _say,
+)
+from referee.data.walk import Skipped
+from referee.errors import Problem, RefereeError, Span
+from referee.records.record import is_stdin
+from referee.resolve.overlays import Choice
+from referee.run.batch import Result, check_many, expand, render_summary, summary
+from referee.run.replay import check_one, render
+
+HELP = (
+    "Replay game records and judge every event against the rules: a legal record's\n"
+    "verdict says where the game stands and what the standing rules did on the way; an\n"
+    "illegal event is reported at its file, line and column with the clause and condition\n"
+    "it breaks, the numbers that decide it and what its actor could have done instead.\n"
+    "Folders are searched for .yaml, .yml and .json records, judged on every core, with a\n"
+    "summary. - reads a record from standard input. -v is --explain and --trace, and\n"
+    "shows every record's verdict in a batch.",
+    [
+        "referee check examples/weeks-1-2.yaml",
+        "referee check examples/illegal/ --format json",
+        "git show HEAD:game.yaml | referee check -",
+        "referee -q check game.yaml && echo legal",
+    ],
+    [
+        "0  every record is legal to its end",
+        "1  an illegal event, or an outcome the record expected otherwise",
+        "2  bad input or usage: a record that does not read, breaks the schema or names"
+        " what the game does not know",
+    ],
+)
+
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of `referee check`."""
+    p.add_argument(
+        "records",
+        nargs="+",
+        type=Path,
+        metavar="RECORD",
+        help="YAML, JSON or .rec (the table notation) records, or directories; - for"
+        " standard input",
+    )
+    _choice_options(p)
+    p.add_argument(
+        "--all", action="store_true", help="go on past an illegal event and report every one"
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="tell what happened at each event: its consequences, clauses and numbers"
+        " (a dispute, a few events from a position, is told unasked)",
+    )
+    p.add_argument(
+        "--trace",
+        action="store_true",
+        help="with a refusal, every call the rules evaluated on the way, not only the decisive",
+    )
+    _common(p)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    spec = _load(args, args.records[0] if len(args.records) == 1 else None)
+    choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
+    explain, trace = args.explain or args.verbose, args.trace or args.verbose
+    paths, skipped = expand(list(args.records))
+    first = args.records[0]
+    if len(paths) == 1 and not skipped and (is_stdin(first) or not first.is_dir()):
+        verdict = check_one(spec, paths[0], choice, args.all, offer=True)  # bad input: exit 2
+        verdict.explain = verdict.explain or explain
+        verdict.show_trace = trace
+        one = [Result(verdict.file, verdict)]
+        _emit(args, _checked(one, []), render(verdict))
+        return EXIT_OK if verdict.legal else EXIT_ILLEGAL
+    if not paths:
+        if not args.quiet:
+            for s in skipped:
+                print(s.text(), file=sys.stderr)
+        raise RefereeError([Problem(Span(str(args.records[0]), 0, 0), "no records here")])
+    progress = _progress(args) and len(paths) >= 20
+    results = check_many(spec, paths, choice, args.all, progress, offer=True)
+    if _json_wanted(args):
+        _emit(args, _checked(results, skipped), "")
+    else:
+        for r in results:
+            if r.verdict is not None:
+                r.verdict.explain = r.verdict.explain or explain
+                r.verdict.show_trace = trace
+        every = len(results) <= 20 or args.verbose
+        shown_ = [r.text() for r in results if r.status != "legal" or every]
+        total = render_summary(summary(results, skipped))
+        _say(args, "\n".join([*shown_, *(s.text() for s in skipped), total]))
+    if any(r.status == "bad input" for r in results):
+        return EXIT_BAD_INPUT
+    return EXIT_OK if all(r.status == "legal" for r in results) else EXIT_ILLEGAL
+
+
+def _checked(results: list[Result], skipped: list[Skipped]) -> dict[str, Any]:
+    """check's result, for one record as for many: each record's verdict (or its problems),
+    what was passed over, and the counts."""
+    return {
+        "records": [r.as_json() for r in results],
+        "skipped": [{"file": s.path, "reason": s.reason} for s in skipped],
+        "summary": summary(results, skipped),
+    }

@@ -1,0 +1,53 @@
+"""referee convert: a record between YAML and the table notation."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from referee.commands.loading import _load
+from referee.commands.options import EXIT_BAD_INPUT, EXIT_OK, _game_option
+from referee.records.notation_write import convert
+
+HELP = (
+    "Convert a game record between YAML (or JSON) and the table notation\n"
+    "(docs/notation.md; a file ending in .rec), one event a line. The events and the\n"
+    "header come out as they went in: what is written is read back and compared, and a\n"
+    "record the other form cannot say as it is (an event of no action of the spec's,\n"
+    "say) is refused with its place. A set-up the spec can expand (setup: printed)\n"
+    "is written as one line where the record spells it out in full, in its order.",
+    [
+        "referee convert examples/full-game.yaml -o game.rec",
+        "referee convert game.rec                 # to YAML, on standard output",
+    ],
+    ["0  converted", "2  bad input or usage: the place and what was expected"],
+)
+
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of `referee convert`."""
+    p.add_argument("record", type=Path, metavar="RECORD", help="a YAML, JSON or .rec record")
+    p.add_argument(
+        "--to",
+        choices=("yaml", "notation"),
+        help="the form to write (default: the other one)",
+    )
+    p.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not to stdout")
+    _game_option(p)
+    p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
+    p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    spec = _load(args, args.record)
+    text = convert(spec, args.record, args.to)
+    if args.output is None:
+        print(text, end="")
+        return EXIT_OK
+    try:
+        args.output.write_text(text, encoding="utf-8")
+    except OSError as err:
+        print(f"referee convert: cannot write {args.output}: {err.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_OK

@@ -1,0 +1,129 @@
+"""referee clauses, overlays, explain: the rulebook's clauses, its printings and overlays, and
+any topic explained."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from referee.commands.loading import _load
+from referee.commands.options import _SPEC_BAD, EXIT_OK, _common, _emit, _plain, _say
+from referee.explainer.clauses import (
+    clauses_table,
+    game_option,
+    overlays_table,
+    render_markdown,
+    render_overlays,
+    render_table,
+)
+from referee.explainer.topics import explain_topic, render_topic
+from referee.text import MAX_SHOWN, shown
+
+CLAUSES_HELP = (
+    "List every clause of the rulebook in its order: number, kind (normative or\n"
+    "informative), number of declarations, title. -v adds each clause's summary and the\n"
+    "file and line that declare it.",
+    ["referee clauses", "referee clauses --format json", "referee clauses -v"],
+    ["0  listed", _SPEC_BAD],
+)
+
+
+def clauses_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of `referee clauses` and `referee overlays`: a table, in markdown too."""
+    _common(p, formats=("text", "json", "markdown"))
+
+
+OVERLAYS_HELP = (
+    "List the printings, clarifications and decisions: id, kind, when each is in force,\n"
+    "title. -v adds each one's source and date, the clauses it amends and how, and the\n"
+    "declarations that embody it.",
+    ["referee overlays", "referee overlays --format markdown > docs/rulings.md"],
+    ["0  listed", _SPEC_BAD],
+)
+overlays_arguments = clauses_arguments
+
+
+EXPLAIN_HELP = (
+    "Explain one topic. Tried in this order, the first that matches is shown and the\n"
+    "others are named: a clause number (7.3.1) or label (7.3.1/no-pickup); a declared\n"
+    "name; an overlay id; a printing id; an overlay file's name; the name or id of an\n"
+    "entry of the game's data. KIND:TOPIC picks one kind: clause, name, overlay,\n"
+    "printing, file or data. -v explains in full every other match too.",
+    [
+        "referee explain 7.3.5",
+        "referee explain 7.3.1/no-pickup",
+        "referee explain size_penalty --format json",
+        "referee explain file:decisions",
+    ],
+    [
+        "0  explained",
+        "2  bad input or usage: a topic that names nothing (close names are suggested),"
+        " a spec that does not load",
+    ],
+)
+
+
+def explain_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of `referee explain`."""
+    p.add_argument(
+        "topic",
+        help="a clause number, a label, a name, an overlay or printing id, an overlay file, "
+        "a data entry's name or id; or KIND:TOPIC",
+    )
+    _common(p)
+
+
+def cmd_clauses(args: argparse.Namespace) -> int:
+    spec = _load(args)
+    rows = clauses_table(spec)
+    if args.format == "markdown":
+        _plain(args, render_markdown(spec, rows))
+    else:
+        _emit(args, rows, render_table(rows, args.verbose))
+    return EXIT_OK
+
+
+def cmd_overlays(args: argparse.Namespace) -> int:
+    spec = _load(args)
+    rows = overlays_table(spec)
+    if args.format == "json":
+        _emit(args, rows, "")
+        return EXIT_OK
+    # the records and tests that mention each overlay: those of the project the command is
+    # run in (its examples/ and tests/ folders), the bundled spec's when run in a checkout
+    root = Path.cwd()
+    cases: dict[str, list[str]] = {}
+    for folder in ("examples", "tests"):
+        for f in sorted((root / folder).rglob("*")):
+            if f.suffix in (".yaml", ".py") and f.is_file():
+                text = f.read_text(encoding="utf-8", errors="replace")
+                for r in rows:
+                    if r["id"] in text:
+                        cases.setdefault(r["id"], []).append(str(f.relative_to(root)))
+    if args.format == "markdown":
+        _plain(args, render_overlays(rows, cases, game_option(spec)))
+        return EXIT_OK
+    lines = []
+    for r in rows:
+        lines.append(f"{r['id']:<24} {r['kind']:<14} in force {r['in_force']:<28} {r['title']}")
+        if args.verbose:
+            lines.append(f"    source: {r['source']} ({r['date']})")
+            if r["changes"]:
+                lines.append(f"    amends {', '.join(r['amends'])}: " + "; ".join(r["changes"]))
+            if r["embodied_by"]:
+                lines.append(f"    embodied by: {', '.join(r['embodied_by'])}")
+            if cases.get(r["id"]):
+                lines.append(f"    cases: {', '.join(cases[r['id']])}")
+    _say(args, "\n".join(shown(line, 10 * MAX_SHOWN) for line in lines))
+    return EXIT_OK
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    spec = _load(args)
+    x = explain_topic(spec, args.topic)
+    text = render_topic(x)
+    if args.verbose:  # every other thing the topic names, in full
+        others = [render_topic(explain_topic(spec, a["ask"])) for a in x.get("also", [])]
+        text = "\n\n".join([text, *others])
+    _emit(args, x, text)
+    return EXIT_OK

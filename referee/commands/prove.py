@@ -1,0 +1,232 @@
+"""referee prove: the spec's properties proved with z3, counterexamples written as records."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import re
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from referee.commands.loading import _load
+from referee.commands.options import (
+    _SPEC_BAD,
+    EXIT_ILLEGAL,
+    EXIT_OK,
+    _choice_options,
+    _common,
+    _emit,
+    _usage,
+)
+from referee.errors import Span
+from referee.parse import ast
+from referee.resolve.overlays import Choice, apply, in_force
+from referee.verify.prover import Outcome, prove
+
+HELP = (
+    "Prove each property the spec declares, with z3, from the same definitions the\n"
+    "referee evaluates: proved, failed with a counterexample and the clauses involved,\n"
+    "skipped (it cannot be translated) or unknown (z3 gave no answer in time), each\n"
+    "with the reason. -v adds the clauses each proof rests on.",
+    ["referee prove", "referee prove --all-overlays", "referee prove --printing gmt-2011"],
+    [
+        "0  every property is proved",
+        "1  a property fails (its counterexample is shown), is skipped or is unknown",
+        _SPEC_BAD,
+    ],
+)
+
+
+def arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of `referee prove`."""
+    _choice_options(p)
+    p.add_argument(
+        "--all-overlays",
+        action="store_true",
+        help="prove under every printing, and with each overlay off, naming what breaks",
+    )
+    p.add_argument(
+        "--timeout",
+        type=_positive_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long z3 may take over each property before it is unknown"
+        " (default 10; from 0.001 to 3600)",
+    )
+    p.add_argument(
+        "--counterexample-dir",
+        default=None,
+        metavar="DIR",
+        help="write each failing step invariant's counterexample there, as a record file",
+    )
+    p.add_argument(
+        "--property",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="prove only this property (clause/label), or a clause's properties (repeatable)",
+    )
+    _common(p)
+
+
+def _positive_seconds(text: str) -> float:
+    """A --timeout: a number of seconds from a millisecond (z3's unit: less would be no limit
+    at all) to an hour."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0.001 <= seconds <= 3600:
+        raise argparse.ArgumentTypeError(
+            f"expected seconds from 0.001 (a millisecond) to 3600 (an hour), got {text!r}"
+        )
+    return seconds
+
+
+def cmd_prove(args: argparse.Namespace) -> int:
+    spec = _load(args)
+    names = spec.components.names()
+    props = [d for d in spec.sym.labels.values() if isinstance(d, ast.Property)]
+    known = {f"{d.clause}/{d.name}" for d in props} | {d.clause for d in props}
+    unknown = [i for i in args.property if i not in known]
+    if unknown:
+        return _usage(args, _no_such_property(unknown[0], props))
+    if args.counterexample_dir is not None:
+        problem = _unwritable_folder(args.counterexample_dir)
+        if problem:
+            return _usage(args, f"--counterexample-dir {args.counterexample_dir!r}: {problem}")
+    runs: list[tuple[str, Choice]] = []
+    if args.all_overlays and (args.printing or args.overlay or args.no_overlay):
+        return _usage(
+            args,
+            "--all-overlays proves under every printing and with each overlay off in turn:"
+            " give it alone, or --printing, --overlay and --no-overlay without it",
+        )
+    if args.all_overlays:
+        runs = [(f"printing {p}", Choice(p)) for p in sorted(spec.sym.printings)]
+        _, by_default = in_force(spec.sym, Choice(""), lambda _: Span("<command line>", 0, 0))
+        # each overlay in force by default switched off (one in force only under another
+        # printing is off already)
+        runs += [
+            (f"without {o.id}", Choice("", [], [o.id]))
+            for o in sorted(by_default, key=lambda o: o.id)
+        ]
+    else:
+        runs = [("", Choice(args.printing, list(args.overlay), list(args.no_overlay)))]
+    report: list[dict[str, Any]] = []
+    lines: list[str] = []
+    unproved: list[str] = []
+    cache: dict[str, Any] = {}  # step invariants whose proof the overlays do not touch
+    for title, choice in runs:
+        printing, overlays = in_force(spec.sym, choice, lambda _: Span("<command line>", 0, 0))
+        outcomes = prove(
+            apply(spec.sym, overlays),
+            names,
+            int(args.timeout * 1000),
+            collections=spec.components.collections,
+            cache=cache,
+            only=set(args.property),
+        )
+        head = title or f"printing {printing}"
+        where = f" ({head})" if len(runs) > 1 else ""
+        unproved += [f"{o.cites} {o.status}{where}" for o in outcomes if o.status != "proved"]
+        lines.append(f"{head}; overlays in force: {len(overlays)}")
+        for o in outcomes:
+            if o.record:
+                o.record = _replayed_as_proved(
+                    o.record, spec.game.name if spec.game else "", printing, choice
+                )
+                if args.counterexample_dir is not None:
+                    try:
+                        tag = head if args.all_overlays else _run_tag(head, choice)
+                        o.written = _write_counterexample(args.counterexample_dir, tag, o)
+                    except OSError as err:
+                        return _usage(
+                            args, f"--counterexample-dir: cannot write there ({err.strerror})"
+                        )
+            lines.append("  " + o.line())
+            if o.record and not o.written:
+                shown = yaml.safe_dump(o.record, sort_keys=False, allow_unicode=True, width=100)
+                lines += ["      " + ln for ln in shown.splitlines()]
+            if args.verbose and o.clauses and o.status != "failed":
+                lines.append(f"      rests on clauses: {', '.join(o.clauses)}")
+        report.append({"run": head, "properties": [asdict(o) for o in outcomes]})
+    total = sum(len(r["properties"]) for r in report)
+    if any(o["status"] == "unknown" for r in report for o in r["properties"]):
+        lines.append(
+            f"hint: z3 had {args.timeout:g} s for each proof; a longer --timeout may let it answer"
+        )
+    if unproved:
+        lines.append(f"{len(unproved)} of {total} not proved: {'; '.join(unproved)}")
+    else:
+        lines.append(f"all {total} proved")
+    _emit(args, {"runs": report}, "\n".join(lines))
+    return EXIT_ILLEGAL if unproved else EXIT_OK
+
+
+def _replayed_as_proved(
+    record: dict[str, Any], game: str, printing: str, choice: Choice
+) -> dict[str, Any]:
+    """A counterexample's record names the game, the printing and the overlays switched on
+    or off of the run that found it, so that `referee check` replays it under the same."""
+    head: dict[str, Any] = {"game": game, "printing": printing}
+    if choice.on:
+        head["overlays"] = list(choice.on)
+    if choice.off:
+        head["no_overlays"] = list(choice.off)
+    return {**head, **{k: v for k, v in record.items() if k not in head}}
+
+
+def _no_such_property(name: str, props: list[ast.Property]) -> str:
+    """What to say of a --property the spec does not declare: the properties of its clause,
+    or the nearest names."""
+    clause = name.split("/", 1)[0]
+    own = sorted(f"{d.clause}/{d.name}" for d in props if d.clause == clause)
+    if own:
+        said = ", ".join(own[:12]) + (f", ... {len(own) - 12} more" if len(own) > 12 else "")
+        return f"no property {name!r}; clause {clause} declares {said}"
+    names = sorted({f"{d.clause}/{d.name}" for d in props} | {d.clause for d in props})
+    close = difflib.get_close_matches(name, names, n=3)
+    near = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return (
+        f"no property {name!r}{near} (name one as clause/label, or a clause that declares"
+        " properties: `referee prove` with no --property lists them all)"
+    )
+
+
+def _unwritable_folder(folder: str) -> str:
+    """Why counterexamples cannot be written to the folder (created if need be), or ""."""
+    if not folder.strip():
+        return "give a folder"
+    where = Path(folder)
+    if where.exists() and not where.is_dir():
+        return "it is a file, not a folder"
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        return f"cannot make the folder ({err.strerror})"
+    if not os.access(where, os.W_OK | os.X_OK):
+        return "the folder cannot be written to"
+    return ""
+
+
+def _run_tag(head: str, choice: Choice) -> str:
+    """A run's name in a counterexample's file name: the printing, and each overlay
+    switched on or off, so that two runs do not write the same file."""
+    return " ".join(
+        [head, *(f"with {o}" for o in choice.on), *(f"without {o}" for o in choice.off)]
+    )
+
+
+def _write_counterexample(folder: str, run: str, o: Outcome) -> str:
+    """A failing invariant's record file, named by the property (and the run)."""
+    where = Path(folder)
+    where.mkdir(parents=True, exist_ok=True)
+    tag = re.sub(r"[^A-Za-z0-9.-]+", "-", f"{o.clause}-{o.label}-{run}").strip("-")
+    path = where / f"{tag}.yaml"
+    path.write_text(yaml.safe_dump(o.record, sort_keys=False, allow_unicode=True, width=100))
+    return str(path)

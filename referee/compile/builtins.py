@@ -1,0 +1,103 @@
+"""The built-in functions of the rules language, on values, and the hashable keys values are
+compared and kept by."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from referee.budget import flattened, repeated
+from referee.resolve.types import hex_distance
+
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
+def args_key(args: tuple[Any, ...]) -> Any:
+    """``key_of(args)``, without building a new tuple when the arguments are plain values."""
+    for a in args:
+        if type(a) not in _PLAIN:
+            return key_of(args)
+    return args
+
+
+def key_of(v: Any) -> Any:
+    """A hashable stand-in for a value: records by their name or id."""
+    t = type(v)
+    if t is str or t is int or t is bool or v is None:
+        return v
+    if t is dict:
+        name = v.get("id")
+        if name is None:
+            name = v.get("name")
+        if name is not None:
+            return name
+        # a record with no name (a road, a struct): by its fields, never by
+        # its address, which a later value may reuse
+        return tuple((k, key_of(x)) for k, x in v.items())
+    if t is tuple or t is list:
+        return tuple([x if type(x) in _PLAIN else key_of(x) for x in v])
+    if isinstance(v, dict):
+        return key_of(dict(v))
+    if isinstance(v, (tuple, list)):
+        return tuple(map(key_of, v))
+    return v
+
+
+def without(xs: Any, ys: Any) -> tuple[Any, ...]:
+    out = list(xs)
+    keys = [key_of(x) for x in out]
+    for y in ys:
+        k = key_of(y)
+        if k in keys:
+            i = keys.index(k)
+            del out[i], keys[i]
+    return tuple(out)
+
+
+def includes(xs: Any, ys: Any) -> bool:
+    return len(without(xs, ys)) == len(xs) - len(tuple(ys))
+
+
+def _unique(xs: Any, key: Callable[[Any], Any] = key_of) -> tuple[Any, ...]:
+    """Items in first-seen order, each key once."""
+    seen: set[Any] = set()
+    out = []
+    for x in xs:
+        k = key(x)
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return tuple(out)
+
+
+def _builtin(name: str, args: tuple[Any, ...]) -> Any:
+    if name == "size":
+        return len(args[0])
+    if name == "includes":
+        return includes(*args)
+    if name == "without":
+        return without(*args)
+    if name == "take":
+        return tuple(args[0])[: max(args[1], 0)]
+    if name == "drop":
+        return tuple(args[0])[max(args[1], 0) :]
+    if name == "last":
+        return tuple(args[0])[-1] if args[0] else None
+    if name == "distinct":
+        return _unique(args[0])
+    if name == "repeat":
+        return repeated(args[0], args[1])
+    if name == "flatten":
+        return flattened(args[0])
+    if name == "abs":
+        return abs(args[0])
+    if name == "clamp":
+        return min(max(args[0], args[1]), args[2])
+    if name == "hex_distance":
+        return hex_distance(*args)
+    values = args[0] if len(args) == 1 else args
+    if name == "min":
+        return min(values)
+    if name == "max":
+        return max(values)
+    raise AssertionError(f"unknown built-in {name}")

@@ -1,0 +1,691 @@
+"""Evaluate expressions of the checked tree (statements, state writes and the standing rules are
+execute.py's Interpreter, built on this Evaluator).
+
+Values: int, bool, str (text and enum values alike: the checker keeps enums
+apart), dict (records), tuple (lists), frozenset (sets). Every call of a
+definition or table can be recorded in a trace, so that a verdict can show the
+numbers that decided it and the clause each number comes from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.budget import minus, plus, span_range, times
+from referee.compile.builtins import _builtin, _unique, args_key, key_of
+from referee.compile.coverage import Coverage
+from referee.compile.shown import SHOWN_VALUE, brief, show
+from referee.errors import Span, fail
+from referee.parse import ast
+from referee.resolve.purity import _derived_definitions, _pure_definitions
+from referee.resolve.symbols import Symbols
+
+
+@dataclass
+class TraceEntry:
+    """One evaluated call: ``size_penalty(5) = 1`` from clause 7.3.5."""
+
+    name: str
+    clause: str
+    args: tuple[Any, ...]
+    result: Any
+    depth: int
+    overlay: str = ""  # the overlay whose amendment was evaluated, if any
+    params: tuple[str, ...] = ()  # the parameters' names, as the spec declares them
+
+    def __str__(self) -> str:
+        names = self.params if len(self.params) == len(self.args) else ("",) * len(self.args)
+        args = ", ".join(
+            f"{n}: {brief(a)}" if n else brief(a) for n, a in zip(names, self.args, strict=True)
+        )
+        source = f"{self.clause} as amended by {self.overlay}" if self.overlay else self.clause
+        return f"{self.name}({args}) = {brief(self.result)}  ({source})"
+
+
+# What evaluating the rules may raise on values they were never meant to meet (a position
+# the rules never reach in play, values a failed check was guarding, a record's ``expect:``
+# key that indexes past the end of a list): the caller says where, never a traceback.
+RULES_FAILURES = (
+    ArithmeticError,
+    AttributeError,
+    IndexError,
+    KeyError,
+    TypeError,
+    ValueError,
+    RecursionError,
+)
+
+
+def failure(err: BaseException) -> str:
+    """What went wrong evaluating the rules, in words rather than Python's."""
+    if isinstance(err, RecursionError):
+        return "an expression nested too deeply to evaluate"
+    if isinstance(err, IndexError):
+        return "an index past the end of a list"
+    if isinstance(err, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(err, KeyError):
+        return f"no entry for {show(err.args[0]) if err.args else 'it'}"
+    return f"{type(err).__name__}: {err}"
+
+
+class CheckFailed(Exception):
+    """A ``check`` whose requirement does not hold: the event is illegal."""
+
+    def __init__(
+        self,
+        req: ast.Require,
+        message: str,
+        trace: list[TraceEntry],
+        span: Span,
+        args: dict[str, Any],
+        decisive: list[TraceEntry] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.req = req
+        self.message = message
+        self.trace = trace  # every call evaluated on the way
+        self.decisive = trace if decisive is None else decisive  # the condition's own calls
+        self.span = span
+        self.bound = args
+
+
+@dataclass
+class Evaluator:
+    sym: Symbols
+    externs: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    trace: list[TraceEntry] | None = None
+    components: Mapping[str, list[Any]] = field(default_factory=dict)
+    # game state: a value per state name; for a keyed state, a dict by key
+    state: dict[str, Any] = field(default_factory=dict)
+    # the running procedure's variables
+    frame: dict[str, Any] = field(default_factory=dict)
+    # called for `do procedure(...)`: the engine runs it
+    on_procedure: Callable[[ast.Procedure, tuple[Any, ...]], None] | None = None
+    # overlays whose amended declarations were evaluated
+    relied: set[str] = field(default_factory=set)
+    # when a list, failed checks are collected here and the statements go on
+    lenient: list[CheckFailed] | None = None
+    # the overlays in force: a decision is relied on only while it is in force
+    in_force: set[str] = field(default_factory=set)
+    # calls deeper than this are not traced (a `let` keeps only its own call)
+    trace_depth: int = 1_000_000
+    # for each `let`, the calls that computed its value
+    facts: dict[str, list[TraceEntry]] = field(default_factory=dict)
+    _depth: int = 0
+    _consts: dict[str, Any] = field(default_factory=dict)
+    _pure: set[str] | None = None  # definitions that read no game state: their results are kept
+    _memo: dict[tuple[Any, ...], tuple[Any, frozenset[Any], frozenset[str]]] = field(
+        default_factory=dict
+    )
+    # Definitions that read game state, kept until a state cell they read is
+    # written: (value, the cells read, the overlays relied on); for each cell,
+    # the kept values that read it; and, while one is computed, what it reads.
+    _derived_names: set[str] | None = None
+    _kept_in: dict[str, bool] | None = None  # by name: True, kept until a read cell changes
+    _derived: dict[tuple[Any, ...], tuple[Any, frozenset[Any], frozenset[str]]] = field(
+        default_factory=dict
+    )
+    _readers: dict[tuple[str, Any], set[tuple[Any, ...]]] = field(default_factory=dict)
+    _reading: list[tuple[set[Any], set[str]]] = field(default_factory=list)
+    # when a list, every state write is noted in it with the value it replaced, so that
+    # ``undo`` can put the state back as it was when the list was started
+    journal: list[tuple[str, Any, bool, Any, frozenset[str] | None]] | None = None
+    # state cells still holding a default whose computation relied on overlays
+    _defaulted: dict[tuple[str, Any], frozenset[str]] = field(default_factory=dict)
+    # keyed by the node's or list's address, kept with it so the address is never reused
+    # (expressions and statements alike)
+    _code: dict[int, tuple[Any, Callable[[dict[str, Any]], Any]]] = field(default_factory=dict)
+    _index: dict[int, tuple[Any, dict[Any, Any]]] = field(default_factory=dict)
+    # Standing rules (`whenever`): enforced after every state write once ``standing_on`` is
+    # set. Each rule, with each combination of its parameters' values, is an instance; an
+    # instance is evaluated again only when a cell its condition read is written.
+    standing_on: bool = False
+    # when false, a failed check is not explained (no numbers, no message): trying proposals
+    explain: bool = True
+    # called by `game over` with the clause whose rule ended the game
+    on_game_over: Callable[[str], None] | None = None
+    # the standing rules that fired, in order: (rule, its parameters' values)
+    fired: list[tuple[ast.Whenever, tuple[Any, ...]]] = field(default_factory=list)
+    # what the rules told of, in order: (the tell, its text, its numbers by name)
+    told: list[tuple[ast.TellStmt, str, list[tuple[str, Any]]]] = field(default_factory=list)
+    _instances: list[tuple[ast.Whenever, tuple[Any, ...]]] | None = None
+    _watch: dict[tuple[str, Any], set[int]] = field(default_factory=dict)
+    _dirty: set[int] = field(default_factory=set)
+    _enforcing: bool = False
+    # the clause of the statement setting a state cell, while it sets it; and, for each cell,
+    # the clause whose statement last set it (what computed its value)
+    setter: str = ""
+    set_by: dict[tuple[str, Any], str] = field(default_factory=dict)
+    # when given, every requirement checked is counted in it (`referee play --coverage`)
+    coverage: Coverage | None = None
+
+    # ------------------------------------------------------------ entry points
+    def call(self, name: str, *args: Any) -> Any:
+        """Call a definition, a table or an extern function by name."""
+        d = self.sym.values.get(name)
+        if d is None:
+            raise KeyError(f"no definition named {name!r}")
+        if isinstance(d, ast.ConstDecl):
+            return self.const(d)
+        return self._invoke(d, tuple(args))
+
+    def const(self, d: ast.ConstDecl) -> Any:
+        if d.overlay or d.decisions:
+            self._rely(d)
+        if d.name not in self._consts:
+            self._consts[d.name] = self.eval(d.value, {})
+        return self._consts[d.name]
+
+    def holds(self, req: ast.Require, env: dict[str, Any]) -> tuple[bool, str]:
+        """Whether a requirement holds, and its message with the values filled in."""
+        ok = bool(self.eval(req.cond, env))
+        if ok:
+            return True, ""
+        text = "".join(
+            p if isinstance(p, str) else brief(self.eval(p, env), SHOWN_VALUE) for p in req.parts
+        )
+        return ok, text
+
+    # ------------------------------------------------------------ calls
+    def _rely(self, d: ast.Decl) -> None:
+        if d.overlay:
+            self.relied.add(d.overlay)
+            if self._reading:
+                self._reading[-1][1].add(d.overlay)
+        for oid in d.decisions:
+            if oid in self.in_force:
+                self.relied.add(oid)
+                if self._reading:
+                    self._reading[-1][1].add(oid)
+
+    def pure(self) -> set[str]:
+        """The definitions and tables whose value depends on their arguments alone."""
+        if self._pure is None:
+            self._pure = _pure_definitions(self.sym)
+        return self._pure
+
+    def derived(self) -> set[str]:
+        """The definitions read from game state (and nothing else) whose values are kept."""
+        if self._derived_names is None:
+            self._derived_names = _derived_definitions(self.sym, self.pure())
+        return self._derived_names
+
+    def _kept_kinds(self) -> dict[str, bool]:
+        """The definitions whose values are kept, by name: True, until a cell they read is
+        written; False, for good."""
+        if self._kept_in is None:
+            self._kept_in = {n: True for n in self.derived()} | {n: False for n in self.pure()}
+        return self._kept_in
+
+    def _invoke(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
+        if d.overlay or d.decisions:
+            self._rely(d)
+        if self.trace is None or self._depth > self.trace_depth:  # not traced here
+            derived = self._kept_kinds().get(d.name)
+            if derived is not None:
+                return self._invoke_kept(d, args, self._derived if derived else self._memo)
+        return self._invoke_uncached(d, args)
+
+    def _invoke_kept(
+        self,
+        d: ast.Decl,
+        args: tuple[Any, ...],
+        store: dict[tuple[Any, ...], tuple[Any, frozenset[Any], frozenset[str]]],
+    ) -> Any:
+        """A kept value (pure definitions: for good; others: until a cell they read is
+        written), with the overlays its computation relied on, which a reuse relies on too."""
+        try:
+            key = (d.name, args_key(args))
+            kept = store.get(key)
+        except TypeError:  # an argument that cannot be a key
+            return self._invoke_uncached(d, args)
+        if kept is None:
+            reading: tuple[set[Any], set[str]] = (set(), set())
+            self._reading.append(reading)
+            try:
+                value = self._invoke_uncached(d, args)
+            finally:
+                self._reading.pop()
+            kept = (value, frozenset(reading[0]), frozenset(reading[1]))
+            store[key] = kept
+            for cell in kept[1]:
+                self._readers.setdefault(cell, set()).add(key)
+        else:
+            self.relied |= kept[2]
+        if self._reading:
+            outer = self._reading[-1]
+            outer[0].update(kept[1])
+            outer[1].update(kept[2])
+        return kept[0]
+
+    def reset(self) -> None:
+        """Ready for another game: no state, nothing kept that read it. What depends on the
+        rules alone (compiled expressions, pure definitions' values) stays."""
+        self.state, self.frame, self.facts = {}, {}, {}
+        self.on_procedure, self.lenient, self.trace, self.journal = None, None, None, None
+        self.relied = set()
+        self.trace_depth, self._depth = 1_000_000, 0
+        self._derived, self._readers, self._reading, self._defaulted = {}, {}, [], {}
+        self.standing_on, self.on_game_over, self.fired, self.told = False, None, [], []
+        self.explain = True
+        self._watch, self._enforcing = {}, False
+        self.setter, self.set_by, self.coverage = "", {}, None
+        self._dirty = set(range(len(self._instances))) if self._instances is not None else set()
+
+    def _written(self, cell: tuple[str, Any]) -> None:
+        """A state cell changed: forget every kept value that read it."""
+        for key in self._readers.pop(cell, ()):
+            self._derived.pop(key, None)
+
+    def enum_values(self, name: str) -> list[Any]:
+        d = self.sym.types[name]
+        assert isinstance(d, ast.EnumDecl)
+        if d.values:
+            return list(d.values)
+        return [key_of(item) for item in self.components.get(d.from_data, ())]
+
+    def _invoke_uncached(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
+        self._depth += 1
+        try:
+            if isinstance(d, ast.Define):
+                env = {p.name: a for p, a in zip(d.params, args, strict=True)}
+                result = self.eval(d.body, env)
+            elif isinstance(d, ast.TableDecl):
+                result = self._lookup(d, args[0])
+            elif isinstance(d, ast.Extern):
+                fn = self.externs.get(d.name)
+                if fn is None:
+                    raise fail(d.span, f"the engine provides no function '{d.name}'")
+                result = fn(*args)
+            else:
+                raise fail(d.span, f"'{d.name}' cannot be called")
+        finally:
+            self._depth -= 1
+        if (
+            self.trace is not None
+            and self._depth <= self.trace_depth
+            and not isinstance(d, ast.Extern)
+        ):
+            self.trace.append(
+                TraceEntry(d.name, d.clause, args, result, self._depth, d.overlay, _param_names(d))
+            )
+        return result
+
+    def _lookup(self, d: ast.TableDecl, key: Any) -> Any:
+        for row in d.rows:
+            k = row.key
+            if (
+                (row.key_kind == "int" and key == k[0])
+                or (row.key_kind == "range" and k[0] <= key <= k[1])
+                or (row.key_kind == "from" and key >= k[0])
+                or (row.key_kind == "upto" and key <= k[0])
+                or (row.key_kind == "enum" and key == k[1])
+                or (row.key_kind == "bool" and key is k[0])
+            ):
+                return self.eval(row.value, {})
+        raise fail(
+            d.span, f"table {d.name} has no row for {brief(key, SHOWN_VALUE)}", clause=d.clause
+        )
+
+    # ------------------------------------------------------------ expressions
+    def eval(self, e: ast.Expr, env: dict[str, Any]) -> Any:
+        """The value of an expression: each node is turned once into a Python closure."""
+        try:
+            code = self._code[id(e)][1]
+        except KeyError:
+            code = self.compiled(e)
+        return code(env)
+
+    def compiled(self, e: ast.Expr) -> Callable[[dict[str, Any]], Any]:
+        """The closure that evaluates a node (made once; the node kept with it)."""
+        entry = self._code.get(id(e))
+        if entry is None:
+            entry = self._code[id(e)] = (e, self._compile(e))
+        return entry[1]
+
+    def _compile_args(self, nodes: list[ast.Expr]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+        fns = [self.compiled(a) for a in nodes]
+        if len(fns) == 0:
+            return lambda env: ()
+        if len(fns) == 1:
+            (f0,) = fns
+            return lambda env: (f0(env),)
+        if len(fns) == 2:
+            f0, f1 = fns
+            return lambda env: (f0(env), f1(env))
+        return lambda env: tuple(f(env) for f in fns)
+
+    def _compile(self, e: ast.Expr) -> Callable[[dict[str, Any]], Any]:  # noqa: C901
+        """A closure for the common nodes, calling its children's closures directly; the
+        rest are evaluated by ``_eval_node``."""
+        c = self.compiled
+        if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit)):
+            value = e.value
+            return lambda env: value
+        if isinstance(e, ast.Name):
+            name = e.id
+            d = self.sym.values.get(name)
+            frame_of = self
+
+            if isinstance(d, ast.StateDecl):
+                read, state_decl = self.read_state, d
+
+                def global_value(env: dict[str, Any]) -> Any:
+                    if name in env:
+                        return env[name]
+                    if name in frame_of.frame:
+                        return frame_of.frame[name]
+                    return read(state_decl, ())
+
+                return global_value
+
+            def local_value(env: dict[str, Any]) -> Any:
+                if name in env:
+                    return env[name]
+                if name in frame_of.frame:
+                    return frame_of.frame[name]
+                return self._eval_node(e, env)
+
+            return local_value
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name):
+            callee = self.sym.values.get(e.func.id)
+            args = self._compile_args(e.args)
+            fname = e.func.id
+            if callee is None:
+                return lambda env: _builtin(fname, args(env))
+            if isinstance(callee, ast.StateDecl):
+                read, state_decl = self.read_state, callee
+                return lambda env: read(state_decl, args(env))
+            invoke, target = self._invoke, callee
+            if isinstance(callee, ast.Define) and not (callee.overlay or callee.decisions):
+                return self._compile_kept_call(callee, args)
+            return lambda env: invoke(target, args(env))
+        if isinstance(e, ast.BinOp):
+            op = e.op
+            if op in ("and", "or", "implies", "in") or (op in _OPS and op not in ("//", "%")):
+                left, right = c(e.left), c(e.right)
+                if op == "and":
+                    return lambda env: bool(left(env)) and bool(right(env))
+                if op == "or":
+                    return lambda env: bool(left(env)) or bool(right(env))
+                if op == "implies":
+                    return lambda env: not left(env) or bool(right(env))
+                if op == "in":
+                    return lambda env: left(env) in right(env)
+                fn = _OPS[op]
+                return lambda env: fn(left(env), right(env))
+            return lambda env: self._binop(e, env)
+        if isinstance(e, ast.Field):
+            obj, field_name = e.obj, e.name
+            if isinstance(obj, ast.Name) and obj.id in self.sym.types:
+                type_name = obj.id
+                return lambda env: env[type_name][field_name] if type_name in env else field_name
+            of = c(obj)
+            return lambda env: of(env)[field_name]
+        if isinstance(e, ast.If):
+            cond, then, orelse = c(e.cond), c(e.then), c(e.orelse)
+            return lambda env: then(env) if cond(env) else orelse(env)
+        if isinstance(e, ast.ListLit):
+            return self._compile_args(e.items)
+        if isinstance(e, ast.Not):
+            operand = c(e.operand)
+            return lambda env: not operand(env)
+        if isinstance(e, (ast.Comp, ast.Count, ast.Sum)):
+            return self._compile_loop(e)
+        if isinstance(e, ast.Quant) and len(e.binders) == 1:
+            domain, name, body = c(e.binders[0].domain), e.binders[0].name, c(e.body)
+            if e.kind == "forall":
+                return lambda env: all(body({**env, name: x}) for x in domain(env))
+            return lambda env: any(body({**env, name: x}) for x in domain(env))
+        if isinstance(e, ast.RecordLit):
+            fields = [(name, c(value)) for name, value in e.fields]
+            return lambda env: {name: f(env) for name, f in fields}
+        if isinstance(e, ast.Index):
+            of, index_f = c(e.obj), c(e.index)
+
+            def item(env: dict[str, Any]) -> Any:
+                o, i = of(env), index_f(env)
+                return self._by_name(o, i) if isinstance(i, str) else o[i]
+
+            return item
+        return lambda env: self._eval_node(e, env)
+
+    def _compile_kept_call(
+        self, d: ast.Define, args: Callable[[dict[str, Any]], tuple[Any, ...]]
+    ) -> Callable[[dict[str, Any]], Any]:
+        """A call of a definition whose value is kept: looked up here, without the general
+        path, when nothing is being traced."""
+        derived = self._kept_kinds().get(d.name)
+        invoke, invoke_kept, name = self._invoke, self._invoke_kept, d.name
+        if derived is None:
+            return lambda env: invoke(d, args(env))
+
+        def call(env: dict[str, Any]) -> Any:
+            a = args(env)
+            if self.trace is not None and self._depth <= self.trace_depth:
+                return invoke(d, a)
+            store = self._derived if derived else self._memo
+            if not self._reading:
+                try:
+                    hit = store.get((name, args_key(a)))
+                except TypeError:
+                    hit = None
+                if hit is not None and not hit[2]:
+                    return hit[0]
+            return invoke_kept(d, a, store)
+
+        return call
+
+    def _compile_loop(self, e: ast.Comp | ast.Count | ast.Sum) -> Callable[[dict[str, Any]], Any]:
+        """A comprehension, a count or a sum over a domain, with an optional filter."""
+        domain, var = self.compiled(e.domain), e.var
+        where = self.compiled(e.where) if e.where is not None else None
+        if isinstance(e, ast.Count):
+
+            def count(env: dict[str, Any]) -> Any:
+                n = 0
+                for x in domain(env):
+                    if where is None or where({**env, var: x}):
+                        n += 1
+                return n
+
+            return count
+        value = self.compiled(e.value)
+        if isinstance(e, ast.Sum):
+
+            def total(env: dict[str, Any]) -> Any:
+                t = 0
+                for x in domain(env):
+                    scope = {**env, var: x}
+                    if where is None or where(scope):
+                        t += value(scope)
+                return t
+
+            return total
+
+        def comp(env: dict[str, Any]) -> Any:
+            out = []
+            for x in domain(env):
+                scope = {**env, var: x}
+                if where is None or where(scope):
+                    out.append(value(scope))
+            return tuple(out)
+
+        return comp
+
+    def _eval_node(self, e: ast.Expr, env: dict[str, Any]) -> Any:  # noqa: C901 - one case a node
+        if isinstance(e, ast.Name):
+            if e.id in env:
+                return env[e.id]
+            if e.id in self.frame:
+                return self.frame[e.id]
+            d = self.sym.values[e.id]
+            if isinstance(d, ast.StateDecl):
+                return self.read_state(d, ())
+            assert isinstance(d, ast.ConstDecl)
+            return self.const(d)
+        if isinstance(e, ast.Call):
+            assert isinstance(e.func, ast.Name)
+            args = tuple(self.eval(a, env) for a in e.args)
+            callee = self.sym.values.get(e.func.id)
+            if callee is None:
+                return _builtin(e.func.id, args)
+            if isinstance(callee, ast.StateDecl):
+                return self.read_state(callee, args)
+            return self._invoke(callee, args)
+        if isinstance(e, ast.BinOp):
+            return self._binop(e, env)
+        if isinstance(e, ast.Field):
+            if isinstance(e.obj, ast.Name) and e.obj.id not in env and e.obj.id in self.sym.types:
+                return e.name  # an enum literal: its value's name
+            obj = self.eval(e.obj, env)
+            return obj[e.name]
+        if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit)):
+            return e.value
+        if isinstance(e, ast.If):
+            return self.eval(e.then if self.eval(e.cond, env) else e.orelse, env)
+        if isinstance(e, ast.Index):
+            obj = self.eval(e.obj, env)
+            index = self.eval(e.index, env)
+            if isinstance(index, str):
+                return self._by_name(obj, index)
+            return obj[index]
+        if isinstance(e, ast.ListLit):
+            return tuple(self.eval(i, env) for i in e.items)
+        if isinstance(e, ast.Not):
+            return not self.eval(e.operand, env)
+        if isinstance(e, ast.Text):
+            return "".join(p if isinstance(p, str) else show(self.eval(p, env)) for p in e.parts)
+        if isinstance(e, ast.Nothing):
+            return None
+        if isinstance(e, ast.RecordLit):
+            return {name: self.eval(value, env) for name, value in e.fields}
+        if isinstance(e, ast.Data):
+            return self.components.get(e.collection, ())
+        if isinstance(e, ast.Neg):
+            return -self.eval(e.operand, env)
+        if isinstance(e, ast.Range):
+            return span_range(self.eval(e.lo, env), self.eval(e.hi, env), e.span)
+        if isinstance(e, ast.Let):
+            return self.eval(e.body, {**env, e.name: self.eval(e.value, env)})
+        if isinstance(e, ast.Quant):
+            return self._quant(e, e.binders, env)
+        if isinstance(e, ast.Count):
+            return sum(
+                1
+                for x in self.eval(e.domain, env)
+                if e.where is None or self.eval(e.where, {**env, e.var: x})
+            )
+        if isinstance(e, ast.Comp):
+            out = []
+            for x in self.eval(e.domain, env):
+                scope = {**env, e.var: x}
+                if e.where is None or self.eval(e.where, scope):
+                    out.append(self.eval(e.value, scope))
+            return tuple(out)
+        if isinstance(e, ast.Sum):
+            total = 0
+            for x in self.eval(e.domain, env):
+                scope = {**env, e.var: x}
+                if e.where is None or self.eval(e.where, scope):
+                    total += self.eval(e.value, scope)
+            return total
+        raise AssertionError(f"cannot evaluate {type(e).__name__}")
+
+    def _by_name(self, items: Any, name: str) -> Any:
+        """``data places["A"]``: the item of a collection with that name or id."""
+        entry = self._index.get(id(items))
+        if entry is None:
+            if not any(items is c for c in self.components.values()):
+                # a list made on the way: looked through, not indexed (nor kept)
+                return next((i for i in items if key_of(i) == name), None)
+            entry = self._index[id(items)] = (items, {key_of(i): i for i in items})
+        return entry[1].get(name)
+
+    # ------------------------------------------------------------ state
+    def read_state(self, d: ast.StateDecl, args: tuple[Any, ...]) -> Any:
+        if d.decisions:
+            self._rely(d)
+        table: dict[Any, Any] = self.state.setdefault(d.name, {}) if d.params else self.state
+        k = args_key(args) if d.params else None
+        key = k if d.params else d.name
+        if self._reading:
+            self._reading[-1][0].add((d.name, k))
+        if key not in table:
+            table[key] = self._default(d, args, (d.name, k))
+        elif self._defaulted:
+            relied = self._defaulted.get((d.name, k))
+            if relied:  # a default still in place: what computed it is relied on again
+                self.relied |= relied
+                if self._reading:
+                    self._reading[-1][1].update(relied)
+        return table[key]
+
+    def _default(self, d: ast.StateDecl, args: tuple[Any, ...], cell: tuple[str, Any]) -> Any:
+        """A state cell's value before anything is written to it. The overlays its rule
+        relied on are remembered: every later read relies on them too, whenever the default
+        happened to be computed."""
+        env = {p.name: a for p, a in zip(d.params, args, strict=True)}
+        reading: tuple[set[Any], set[str]] = (set(), set())
+        self._reading.append(reading)
+        try:
+            value = self.eval(d.value, env)
+        finally:
+            self._reading.pop()
+        if reading[1]:
+            self._defaulted[cell] = frozenset(reading[1])
+            if self._reading:
+                self._reading[-1][1].update(reading[1])
+        return value
+
+    def _quant(self, e: ast.Quant, binders: list[ast.Binder], env: dict[str, Any]) -> bool:
+        if not binders:
+            return bool(self.eval(e.body, env))
+        b, rest = binders[0], binders[1:]
+        results = (self._quant(e, rest, {**env, b.name: x}) for x in self.eval(b.domain, env))
+        return all(results) if e.kind == "forall" else any(results)
+
+    def _binop(self, e: ast.BinOp, env: dict[str, Any]) -> Any:
+        if e.op == "and":
+            return bool(self.eval(e.left, env)) and bool(self.eval(e.right, env))
+        if e.op == "or":
+            return bool(self.eval(e.left, env)) or bool(self.eval(e.right, env))
+        if e.op == "implies":
+            return not self.eval(e.left, env) or bool(self.eval(e.right, env))
+        a = self.eval(e.left, env)
+        b = self.eval(e.right, env)
+        if e.op == "in":
+            return a in b
+        if e.op in ("//", "%") and b == 0:
+            raise fail(e.span, "division by zero")
+        return _OPS[e.op](a, b)
+
+
+_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    "+": plus,  # integers bounded: see referee/budget.py
+    "-": minus,
+    "*": times,
+    "//": lambda a, b: a // b,
+    "%": lambda a, b: a % b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
+
+
+def _param_names(d: ast.Decl) -> tuple[str, ...]:
+    if isinstance(d, ast.Define):
+        return tuple(p.name for p in d.params)
+    if isinstance(d, ast.TableDecl):
+        return (d.param.name,)
+    return ()
+
+
+def _dedupe(trace: list[TraceEntry]) -> list[TraceEntry]:
+    return list(_unique(trace, str))

@@ -1,1 +1,0 @@
-"""The rules language: its parser, checker, overlays and interpreter."""

@@ -1,1 +1,0 @@
-"""Replaying a game record against the checked rules: state, procedures, verdicts."""

@@ -1,0 +1,1 @@
+"""Explain: clauses, labels, names, overlays, printings and data entries told for people."""

@@ -1,0 +1,1 @@
+"""Parse: rules text to a syntax tree (every node with its file, line and column)."""

@@ -1,0 +1,196 @@
+"""Check many records at once, on every core, and sum up what was found."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from referee.compile.spec import Spec
+from referee.data.walk import Skipped, walk
+from referee.errors import RefereeError, Span, fail
+from referee.records.notation import SUFFIX as NOTATION_SUFFIX
+from referee.records.record import is_stdin, keep_stdin, read_stdin_once, record_name
+from referee.resolve.overlays import Choice
+from referee.run.replay import check_record, render
+from referee.run.verdict import Verdict
+
+SUFFIXES = (".yaml", ".yml", ".json", NOTATION_SUFFIX)
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@dataclass
+class Result:
+    file: str
+    verdict: Verdict | None = None
+    error: RefereeError | None = None
+
+    @property
+    def status(self) -> str:
+        if self.error is not None:
+            return "bad input"
+        assert self.verdict is not None
+        return "legal" if self.verdict.legal else "illegal"
+
+    def as_json(self) -> dict[str, Any]:
+        if self.error is not None:
+            return {
+                "file": self.file,
+                "status": "bad input",
+                "errors": [p.as_json() for p in self.error.problems],
+            }
+        assert self.verdict is not None
+        return self.verdict.as_json()
+
+    def text(self) -> str:
+        if self.error is not None:
+            return self.error.render()
+        assert self.verdict is not None
+        return render(self.verdict)
+
+
+def expand(paths: list[Path]) -> tuple[list[Path], list[Skipped]]:
+    """Files as given; folders become the records below them, in order, with what was
+        passed over and why (not a regular file, a link that leads nowhere or out of the folder,
+        a folder that cannot be read or is too deep). Links are not followed out of the folder
+        given. A file named twice (a folder and a folder inside it, say) is judged once. ``-`` is
+    standard input, whatever the working directory holds."""
+    out: list[Path] = []
+    skipped: list[Skipped] = []
+    seen: set[str] = set()
+    for p in paths:
+        found = walk(p, SUFFIXES, skipped) if p.is_dir() and not is_stdin(p) else [p]
+        for f in found:
+            key = "-" if is_stdin(f) else os.path.realpath(f)
+            if key not in seen:
+                seen.add(key)
+                out.append(f)
+    return out, skipped
+
+
+_WORKER: tuple[Spec, Choice, bool, bool] | None = None
+
+
+def _init(
+    spec: Spec,
+    choice: Choice,
+    keep_going: bool,
+    offer: bool = False,
+    stdin: str | RefereeError | None = None,
+) -> None:
+    global _WORKER
+    _WORKER = (spec, choice, keep_going, offer)
+    keep_stdin(stdin)  # standard input as the batch read it: a worker's own is not the record
+
+
+def _one(path: Path) -> Result:
+    assert _WORKER is not None
+    spec, choice, keep_going, offer = _WORKER
+    try:
+        verdict = check_record(spec, path, choice, keep_going, offer)
+        return Result(record_name(path), verdict=verdict)
+    except RefereeError as err:
+        return Result(record_name(path), error=err)
+
+
+def check_many(
+    spec: Spec,
+    paths: list[Path],
+    choice: Choice,
+    keep_going: bool,
+    progress: bool,
+    offer: bool = False,
+) -> list[Result]:
+    """Judge every record, in processes of their own (one per core); results in the given
+    order. A record that crashes, hangs or poisons its process is reported as such, with
+    every other record judged. ``-`` (standard input) is read here, before the workers
+    start, and judged like the files."""
+    stdin = read_stdin_once() if any(is_stdin(p) for p in paths) else None
+    total = len(paths)
+    done = [0]
+
+    def tick() -> None:
+        done[0] += 1
+        _tick(None, done[0] - 1, total, progress, "records")
+
+    workers = max(1, min(os.cpu_count() or 1, total))
+    setup = (spec, choice, keep_going, offer, stdin)
+    from referee.run.pool import run_guarded  # processes: not for one record's check
+
+    outcomes = run_guarded(_one, paths, _init, setup, workers, tick)
+    return [
+        value
+        if status == "ok"
+        else Result(record_name(p), error=fail(Span(record_name(p), 0, 0), value))
+        for p, (status, value) in zip(paths, outcomes, strict=True)
+    ]
+
+
+def on_every_core(
+    work: Callable[[T], R],
+    items: list[T],
+    setup: Callable[..., None],
+    args: tuple[Any, ...],
+    progress: bool,
+    what: str,
+) -> list[R]:
+    """``work`` on every item, in a process per core when there are many (each process
+    ``setup(*args)`` first); the results in the items' order, with a progress bar if asked."""
+    workers = min(os.cpu_count() or 1, len(items))
+    if workers < 2 or len(items) < 8:
+        setup(*args)
+        return [_tick(work(x), i, len(items), progress, what) for i, x in enumerate(items)]
+    from concurrent.futures import ProcessPoolExecutor  # as above
+
+    with ProcessPoolExecutor(workers, initializer=setup, initargs=args) as pool:
+        return [
+            _tick(r, i, len(items), progress, what)
+            for i, r in enumerate(
+                pool.map(work, items, chunksize=max(1, len(items) // (workers * 8)))
+            )
+        ]
+
+
+def _tick(result: R, i: int, total: int, progress: bool, what: str) -> R:
+    if progress:
+        done = i + 1
+        bar = "#" * (30 * done // total)
+        sys.stderr.write(f"\r[{bar:<30}] {done}/{total} {what}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+    return result
+
+
+def summary(results: list[Result], skipped: list[Skipped] | None = None) -> dict[str, Any]:
+    statuses = Counter(r.status for r in results)
+    by_clause = Counter(
+        r.verdict.violations[0].cites
+        for r in results
+        if r.verdict is not None and r.verdict.violations
+    )
+    return {
+        "records": len(results),
+        "legal": statuses["legal"],
+        "illegal": statuses["illegal"],
+        "bad input": statuses["bad input"],
+        "skipped": len(skipped or []),
+        "illegal by clause": dict(sorted(by_clause.items())),
+    }
+
+
+def render_summary(s: dict[str, Any]) -> str:
+    counts = f"{s['legal']} legal, {s['illegal']} illegal, {s['bad input']} bad input"
+    if s.get("skipped"):
+        counts += f"; {s['skipped']} skipped"
+    lines = [f"{s['records']} records: {counts}"]
+    if s["illegal by clause"]:
+        width = max(len(c) for c in s["illegal by clause"])
+        lines.append("illegal, by the clause the first illegal event breaks:")
+        lines += [f"  {c:<{width}}  {n}" for c, n in s["illegal by clause"].items()]
+    return "\n".join(lines)
