@@ -7,14 +7,14 @@ from pathlib import Path
 
 from referee.commands.loading import _load
 from referee.commands.options import (
-    _turns_option,
-    _until,
     EXIT_BAD_INPUT,
     EXIT_OK,
     _common,
     _emit,
     _games_problem,
     _progress,
+    _turns_option,
+    _until,
     _usage,
 )
 from referee.records.record import is_stdin

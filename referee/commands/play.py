@@ -10,13 +10,13 @@ from typing import Any
 
 from referee.commands.loading import _as_text, _load, _of_the_game
 from referee.commands.options import (
-    _turns_option,
-    _until,
     EXIT_OK,
     _emit,
     _game_option,
     _games_problem,
     _progress,
+    _turns_option,
+    _until,
     _usage,
 )
 from referee.compile.coverage import Coverage
