@@ -111,6 +111,7 @@ def test_the_readings_cover_every_chapter() -> None:
         "m2-mutants",
         "r6-limits",
         "r7-round3",
+        "r8-ch9",
         "fb-a",
         "fb-b",
         "fb-c",
