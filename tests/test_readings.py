@@ -113,6 +113,7 @@ def test_the_readings_cover_every_chapter() -> None:
         "r7-round3",
         "r8-ch7",
         "r8-ch8",
+        "r8-ch9",
         "fb-a",
         "fb-b",
         "fb-c",
