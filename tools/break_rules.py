@@ -135,14 +135,16 @@ def load_change(path: Path) -> Change:
     if unknown:
         raise BadEntry(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
     cid = _need(entry, "id", where)
-    if cid != path.stem.split("-", 1)[-1] and cid != path.stem:
+    if cid != path.stem:
         raise BadEntry(f"{where}: id '{cid}' does not match the file's name")
     kind = _need(entry, "kind", where)
     if kind not in KINDS:
         raise BadEntry(f"{where}: kind '{kind}' is not one of {', '.join(KINDS)}")
     edit = _need(entry, "edit", where, dict)
-    file, old, new = (_need(edit, k, f"{where}: edit", str) if k != "new" else edit.get(k)
-                      for k in ("file", "old", "new"))
+    file, old, new = (
+        _need(edit, k, f"{where}: edit", str) if k != "new" else edit.get(k)
+        for k in ("file", "old", "new")
+    )
     if not isinstance(new, str) or new == old:
         raise BadEntry(f"{where}: edit: 'new' must be text that differs from 'old'")
     target = games_root() / GAME / file
@@ -215,7 +217,8 @@ def verdict(v: Any) -> str:
         return "legal"
     first = v.violations[0]
     if first.kind == "expectation":
-        return f"miss {first.clause} at event {first.index}"
+        # an outcome expected to happen (or not) cites no clause
+        return f"miss {first.clause or 'happened'} at event {first.index}"
     cites = f"{first.clause}/{first.label}" if first.label else str(first.clause)
     return f"illegal {cites} at event {first.index}"
 
@@ -239,7 +242,7 @@ def judge_records(game_dir: Path | None, change: Change, tmp: Path) -> list[str]
     return out
 
 
-def judge(source: Path, game_dir: Path, prove: bool) -> None:
+def judge(source: Path, game_dir: Path, prove: bool, prove_timeout: float = 60) -> None:
     """Judge one change already written into game_dir, printing one JSON line per stage."""
 
     def say(**kw: Any) -> None:
@@ -255,15 +258,25 @@ def judge(source: Path, game_dir: Path, prove: bool) -> None:
         broken = judge_records(game_dir, change, Path(tmp))
     say(stage="records", real=real, broken=broken)
     if prove:
-        code, out = _quiet(["prove", "--spec", str(game_dir)])
-        failed = [ln.split()[0] for ln in out.splitlines() if " failed" in ln and ln.strip()]
+        code, out = _quiet(["prove", "--spec", str(game_dir), "--timeout", str(prove_timeout)])
+        status = _statuses(out)
         say(
             stage="prove",
-            failed=code != 0,
             code=code,
-            properties=failed,
-            why="" if failed or code in (0, 1) else _first_line(out),
+            failed=[p for p, s in status.items() if s == "failed"],
+            unsure=[f"{p} {s}" for p, s in status.items() if s in ("unknown", "skipped")],
+            why="" if code in (0, 1) else _first_line(out),
         )
+
+
+def _statuses(out: str) -> dict[str, str]:
+    """What prove's text output says of each property: its name and the word after it."""
+    found = {}
+    for ln in out.splitlines():
+        words = ln.split()
+        if ln.startswith("  ") and len(words) >= 2 and "/" in words[0]:
+            found[words[0]] = words[1].rstrip(":")
+    return found
 
 
 # ---------------------------------------------------------------- running the suite (the parent)
@@ -276,8 +289,10 @@ class Result:
     why: str = ""  # what went wrong, for a person
     real: list[str] = field(default_factory=list)
     broken: list[str] = field(default_factory=list)
-    prove: str = "not run"  # caught (prove failed), missed (proved all), timeout, error, not run
-    properties: list[str] = field(default_factory=list)  # the properties that failed
+    # caught (a property failed), missed (all proved), unsure (none failed, some unknown or
+    # skipped), timeout, error, not run
+    prove: str = "not run"
+    properties: list[str] = field(default_factory=list)  # those that failed (or were unsure)
     seconds: float = 0.0
 
     @property
@@ -306,8 +321,12 @@ class Result:
             "verdict_changing": self.verdict_changing,
             "records": [
                 {"name": r.name, "stated": [r.real, r.broken], "got": [a, b]}
-                for r, a, b in zip(c.records, self.real or [""] * len(c.records),
-                                   self.broken or [""] * len(c.records), strict=True)
+                for r, a, b in zip(
+                    c.records,
+                    self.real or [""] * len(c.records),
+                    self.broken or [""] * len(c.records),
+                    strict=True,
+                )
             ],
             "prove": self.prove,
             "properties": self.properties,
@@ -316,14 +335,15 @@ class Result:
         }
 
 
-def run_change(change: Change, prove: bool, timeout: float) -> Result:
+def run_change(change: Change, prove: bool, timeout: float, prove_timeout: float = 60) -> Result:
     """One change, judged in a process of its own under a time limit."""
     started = time.monotonic()
     result = Result(change)
     with tempfile.TemporaryDirectory(prefix="break-") as tmp:
         game_dir = write_mutant(change.mutant(), Path(tmp), GAME)
         cmd = [sys.executable, str(Path(__file__).resolve()), "--judge", change.source]
-        cmd += ["--game-dir", str(game_dir)] + ([] if prove else ["--no-prove"])
+        cmd += ["--game-dir", str(game_dir), "--prove-timeout", str(prove_timeout)]
+        cmd += [] if prove else ["--no-prove"]
         env = {**os.environ, "REFEREE_NO_CACHE": "1", "PYTHONPATH": str(ROOT)}
         try:
             done = subprocess.run(
@@ -340,8 +360,10 @@ def run_change(change: Change, prove: bool, timeout: float) -> Result:
         elif ln["stage"] == "records":
             result.real, result.broken = ln["real"], ln["broken"]
         elif ln["stage"] == "prove":
-            result.prove = "caught" if ln["failed"] else "missed"
-            result.properties = ln["properties"]
+            # caught: a property failed; unsure: none failed, but some were unknown or
+            # skipped (not a catch: the answer may depend on the machine's load)
+            result.properties = ln["failed"] or ln["unsure"]
+            result.prove = "caught" if ln["failed"] else "unsure" if ln["unsure"] else "missed"
             if ln["why"]:
                 result.prove, result.why = "error", f"prove: {ln['why']}"
     if code is None:
@@ -411,13 +433,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=1, help="changes judged at once (default 1)")
     p.add_argument("--timeout", type=float, default=600, help="seconds a change may take")
     p.add_argument("--no-prove", action="store_true", help="the checker and the records only")
+    p.add_argument(
+        "--prove-timeout",
+        type=float,
+        default=60,
+        help="prove's --timeout, seconds a property (default 60: a loaded machine answers"
+        " unknown under prove's own 10)",
+    )
     p.add_argument("--suite", type=Path, default=SUITE, help="the folder of entries")
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     p.add_argument("--judge", type=Path, help=argparse.SUPPRESS)  # the child: one change
     p.add_argument("--game-dir", type=Path, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.judge:
-        judge(args.judge, args.game_dir, not args.no_prove)
+        judge(args.judge, args.game_dir, not args.no_prove, args.prove_timeout)
         return 0
     if args.jobs < 1:
         p.error("--jobs must be at least 1")
@@ -435,7 +464,9 @@ def main(argv: list[str] | None = None) -> int:
     chosen = [c for c in changes if not ids or c.id in ids]
     proving = not args.no_prove
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_change, c, proving, args.timeout) for c in chosen]
+        futures = [
+            pool.submit(run_change, c, proving, args.timeout, args.prove_timeout) for c in chosen
+        ]
         results = []
         for i, f in enumerate(futures, 1):
             r = f.result()
@@ -443,13 +474,19 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"[{i}/{len(chosen)}] {r.change.id}: verdicts "
                 f"{'ok' if r.as_stated and r.verdict_changing else 'BAD'}"
-                f"{', prove ' + r.prove if proving else ''} ({r.seconds:.0f} s)",
+                f"{', prove ' + r.prove if proving else ''}"
+                f"{' (' + ', '.join(r.properties) + ')' if r.properties else ''}"
+                f" ({r.seconds:.0f} s)",
                 file=sys.stderr,
                 flush=True,
             )
     if args.format == "json":
-        print(json.dumps({"summary": summary(results, proving),
-                          "changes": [r.as_json() for r in results]}, indent=2))
+        print(
+            json.dumps(
+                {"summary": summary(results, proving), "changes": [r.as_json() for r in results]},
+                indent=2,
+            )
+        )
     elif args.format == "markdown":
         print(render_markdown(results, proving))
     else:
