@@ -405,6 +405,10 @@ def render_text(results: list[Result], proved: bool) -> str:
         lines.append(f"{c.id:<32} {c.clause:<7} {c.kind:<11} verdicts {state}{tail}")
         if r.why:
             lines.append(f"    {r.why}")
+    missed = [r for r in results if proved and r.prove != "caught"]
+    if missed:
+        lines.append("not caught by prove:")
+        lines += [f"  {r.change.id} ({r.change.clause}): {r.change.description}" for r in missed]
     lines.append(summary(results, proved))
     return "\n".join(lines)
 
