@@ -418,12 +418,29 @@ def _cell(text: str) -> str:
 
 
 def render_markdown(results: list[Result], proved: bool) -> str:
+    """The figure, the changes prove misses (each with the record that shows the break), then
+    every change: tables for docs/mutation.md."""
+
+    def shows(c: Change) -> str:
+        r = c.records[0]
+        return _cell(f"{r.name}: {r.real} (real), {r.broken} (broken)")
+
     lines = [summary(results, proved) + ".", ""]
+    missed = [r for r in results if proved and r.prove != "caught"]
+    if missed:
+        lines += ["Not caught by prove:", ""]
+        lines += ["| id | clause | the broken referee | a record that shows it | prove |"]
+        lines += ["|---|---|---|---|---|"]
+        for r in missed:
+            c = r.change
+            said = r.prove + (f": {', '.join(r.properties)}" if r.properties else "")
+            lines.append(f"| {c.id} | {c.clause} | {_cell(c.description)} | {shows(c)} | {said} |")
+        lines.append("")
     lines += ["| id | clause | kind | the broken referee | prove |", "|---|---|---|---|---|"]
     for r in results:
         c = r.change
-        caught = r.prove + (f": {', '.join(r.properties)}" if r.properties else "")
-        lines.append(f"| {c.id} | {c.clause} | {c.kind} | {_cell(c.description)} | {caught} |")
+        said = r.prove + (f": {', '.join(r.properties)}" if r.properties else "")
+        lines.append(f"| {c.id} | {c.clause} | {c.kind} | {_cell(c.description)} | {said} |")
     return "\n".join(lines)
 
 
@@ -446,6 +463,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--suite", type=Path, default=SUITE, help="the folder of entries")
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    p.add_argument(
+        "--load",
+        type=Path,
+        metavar="FILE",
+        help="judge none: show a run saved with --format json (its changes still in the suite)",
+    )
     p.add_argument("--judge", type=Path, help=argparse.SUPPRESS)  # the child: one change
     p.add_argument("--game-dir", type=Path, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -466,6 +489,14 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         p.error(f"no such change: {', '.join(sorted(unknown))}")
     chosen = [c for c in changes if not ids or c.id in ids]
+    if args.load:
+        try:
+            results = load_results(args.load, chosen)
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            print(f"break_rules: {args.load}: not a saved run: {err}", file=sys.stderr)
+            return 2
+        show(args.format, results, any(r.prove != "not run" for r in results))
+        return 0
     proving = not args.no_prove
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [
@@ -484,20 +515,48 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
                 flush=True,
             )
-    if args.format == "json":
+    show(args.format, results, proving)
+    bad = any(not (r.as_stated and r.verdict_changing) for r in results)
+    missed = proving and any(r.prove != "caught" for r in results)
+    return 1 if bad or missed else 0
+
+
+def show(form: str, results: list[Result], proving: bool) -> None:
+    if form == "json":
         print(
             json.dumps(
                 {"summary": summary(results, proving), "changes": [r.as_json() for r in results]},
                 indent=2,
             )
         )
-    elif args.format == "markdown":
+    elif form == "markdown":
         print(render_markdown(results, proving))
     else:
         print(render_text(results, proving))
-    bad = any(not (r.as_stated and r.verdict_changing) for r in results)
-    missed = proving and any(r.prove != "caught" for r in results)
-    return 1 if bad or missed else 0
+
+
+def load_results(path: Path, changes: list[Change]) -> list[Result]:
+    """A run saved with --format json, for the changes given that it holds (a change since
+    dropped from the suite, or one whose run failed to load its entry, is left out)."""
+    saved = {c["id"]: c for c in json.loads(path.read_text(encoding="utf-8"))["changes"]}
+    out = []
+    for change in changes:
+        got = saved.get(change.id)
+        if got is None or not got["records"] or not got["records"][0]["got"][0]:
+            continue
+        out.append(
+            Result(
+                change,
+                checker=got["checker"],
+                why=got["why"],
+                real=[r["got"][0] for r in got["records"]],
+                broken=[r["got"][1] for r in got["records"]],
+                prove=got["prove"],
+                properties=got["properties"],
+                seconds=got["seconds"],
+            )
+        )
+    return out
 
 
 def _relative(p: Path) -> str:
