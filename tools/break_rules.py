@@ -50,7 +50,7 @@ if str(ROOT) not in sys.path[:1]:
     sys.path.insert(0, str(ROOT))  # this checkout's referee, not an installed one
 sys.path.insert(1, str(ROOT / "tools"))
 
-from mutate import Mutant, _first_line, _line_col, _quiet, write_mutant  # noqa: E402
+from mutate import Mutant, _first_line, _line_col, _quiet, _relative, write_mutant  # noqa: E402
 
 SUITE = ROOT / "tools" / "breaks"
 GAME = "sekigahara"
@@ -557,13 +557,6 @@ def load_results(path: Path, changes: list[Change]) -> list[Result]:
             )
         )
     return out
-
-
-def _relative(p: Path) -> str:
-    try:
-        return p.resolve().relative_to(ROOT).as_posix()
-    except ValueError:
-        return str(p)
 
 
 if __name__ == "__main__":
