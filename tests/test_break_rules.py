@@ -138,6 +138,13 @@ def test_a_verdict_not_as_stated_is_reported(
     assert only["as_stated"] is False and only["verdict_changing"] is True
     assert only["records"][0]["got"] == ["legal", "illegal 5.1/starting-hand at event 1"]
     assert "stated legal / illegal 5.1/starting-hand at event 2" in only["why"]
+    # a saved run shown again, as docs/mutation.md's tables are made
+    saved = tmp_path / "run.json"
+    saved.write_text(json.dumps(out), encoding="utf-8")
+    assert br.main(["--suite", str(tmp_path), "--load", str(saved), "--format", "markdown"]) == 0
+    shown = capsys.readouterr().out
+    assert shown.startswith("1 changes, 0 verdict-changing as stated.")
+    assert "| six-cards | 5.1 | constant | a starting hand is six cards | not run |" in shown
 
 
 def test_an_unknown_id_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

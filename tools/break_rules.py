@@ -425,16 +425,22 @@ def render_markdown(results: list[Result], proved: bool) -> str:
         r = c.records[0]
         return _cell(f"{r.name}: {r.real} (real), {r.broken} (broken)")
 
+    def edit(c: Change) -> str:
+        old, new = (" ".join(x.split()) or "(nothing)" for x in (c.old, c.new))
+        return _cell(f"{c.file}: `{old}` → `{new}`")
+
     lines = [summary(results, proved) + ".", ""]
     missed = [r for r in results if proved and r.prove != "caught"]
     if missed:
-        lines += ["Not caught by prove:", ""]
-        lines += ["| id | clause | the broken referee | a record that shows it | prove |"]
+        lines += ["Not caught by prove (each entry is tools/breaks/ID.yaml):", ""]
+        lines += ["| id | clause | the broken referee | the edit | a record that shows it |"]
         lines += ["|---|---|---|---|---|"]
         for r in missed:
             c = r.change
-            said = r.prove + (f": {', '.join(r.properties)}" if r.properties else "")
-            lines.append(f"| {c.id} | {c.clause} | {_cell(c.description)} | {shows(c)} | {said} |")
+            unsure = f" (prove: {r.prove}: {', '.join(r.properties)})" if r.properties else ""
+            lines.append(
+                f"| {c.id} | {c.clause} | {_cell(c.description)}{unsure} | {edit(c)} | {shows(c)} |"
+            )
         lines.append("")
     lines += ["| id | clause | kind | the broken referee | prove |", "|---|---|---|---|---|"]
     for r in results:
