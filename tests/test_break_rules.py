@@ -28,7 +28,7 @@ BY_ID = {c.id: c for c in SUITE}
 CAUGHT = {
     "tie-to-attacker": "8.2.1/tie-to-defender",
     "size-step-five": "7.3.6/chart-agrees",
-    "limited-four-moves": "7.1/four-degrees",
+    "limited-four-moves": "7.1/degrees-of-movement",
 }
 
 
