@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import spec as spec_module
+from referee.compile import spec as spec_module
 
 ROOT = Path(__file__).resolve().parents[1]
 

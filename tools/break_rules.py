@@ -225,10 +225,10 @@ def verdict(v: Any) -> str:
 
 def judge_records(game_dir: Path | None, change: Change, tmp: Path) -> list[str]:
     """Each record's verdict under the spec in game_dir (None: the real, bundled spec)."""
-    from referee.dsl.overlays import Choice
-    from referee.engine.replay import check_one
+    from referee.compile.spec import load_spec
     from referee.errors import RefereeError
-    from referee.spec import load_spec
+    from referee.resolve.overlays import Choice
+    from referee.run.replay import check_one
 
     spec = load_spec(game_dir) if game_dir else load_spec()
     out = []
