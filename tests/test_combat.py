@@ -207,13 +207,13 @@ COMBAT_ILLEGAL = [
         "a challenge with an ordinary card",
         insert(3, {"challenge": {"by": "tokugawa", "card": "tokugawa"}}),
         3,
-        "8.6.1/after-a-deployment",
+        "8.2.4/immune",  # the deployment before it is a cardless leader's (issue 27)
     ),
     (
         "challenging a cardless leader",
         insert(3, {"challenge": {"by": "tokugawa", "card": "tokugawa-loyalty"}}),
         3,
-        "8.6.1/after-a-deployment",
+        "8.2.4/immune",  # 8.2.4 gives the immunity, not 8.6.1 (issue 27)
     ),
     (
         "a refutation by a card that cannot deploy the block",

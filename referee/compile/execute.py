@@ -278,21 +278,45 @@ class Interpreter(Evaluator):
             assert isinstance(d, ast.StateDecl)
             self.write_state(d, tuple(self.eval(a, env) for a in target.args), value)
 
+    def _holds_aside(self, req: ast.Require, st: ast.CheckStmt, env: dict[str, Any]) -> bool | None:
+        """Whether a requirement (a base one, or one dropped) holds here, judged aside
+        (docs/rules-language.md: a decision is relied on where it decided something); None
+        where the check cannot give it its parameters."""
+        given = len(st.args) if st.args is not None else None
+        if (given is not None and given != len(req.params)) or (
+            given is None and any(p.name not in env and p.name not in self.frame for p in req.params)
+        ):
+            return None
+
+        def judge() -> bool:
+            args = st.bind(req, env, self.frame, lambda a: self.eval(a, env))
+            return bool(self.eval(req.cond, dict(args)))
+
+        return bool(self.aside(judge))
+
     def check(self, st: ast.CheckStmt, env: dict[str, Any]) -> None:
         ref = str(st.ref)
         dropper = self.sym.dropped.get(ref)
         if dropper is not None:  # an overlay in force has dropped this condition
-            self.relied.add(dropper)
+            # relied on where the condition dropped would have refused the event
+            dropped = self.sym.labels.get(ref)
+            if not isinstance(dropped, ast.Require) or not self._holds_aside(dropped, st, env):
+                self.relied.add(dropper)
             if self.coverage is not None:
                 self.coverage.dropped[ref] += 1
             return
         req = self.sym.labels.get(ref)
         assert req is not None, st.ref
         assert isinstance(req, ast.Require)
-        if req.overlay or req.decisions:
-            self._rely(req)
         args = st.bind(req, env, self.frame, lambda a: self.eval(a, env))
-        if self.eval(req.cond, dict(args)):
+        holds = bool(self.eval(req.cond, dict(args)))
+        if req.overlay and self.weighed(ref):  # replaced: relied on where the base judges otherwise
+            base = self.sym.replaced[ref]
+            if not isinstance(base, ast.Require) or self._holds_aside(base, st, env) != holds:
+                self._rely(req)
+        elif (req.overlay or req.decisions) and not holds:  # added: where it refuses
+            self._rely(req)
+        if holds:
             if self.coverage is not None:
                 self.coverage.requirement(ref, True)
             return

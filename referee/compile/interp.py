@@ -173,11 +173,15 @@ class Evaluator:
         return self._invoke(d, tuple(args))
 
     def const(self, d: ast.ConstDecl) -> Any:
-        if d.overlay or d.decisions:
+        if d.decisions or (d.overlay and not self.weighed(d.name)):
             self._rely(d)
         if d.name not in self._consts:
             self._consts[d.name] = self.eval(d.value, {})
-        return self._consts[d.name]
+        value = self._consts[d.name]
+        base = self.sym.replaced.get(d.name) if d.overlay else None
+        if isinstance(base, ast.ConstDecl) and self.aside(lambda: self.eval(base.value, {})) != value:
+            self._rely(d)
+        return value
 
     def holds(self, req: ast.Require, env: dict[str, Any]) -> tuple[bool, str]:
         """Whether a requirement holds, and its message with the values filled in."""
@@ -190,6 +194,35 @@ class Evaluator:
         return ok, text
 
     # ------------------------------------------------------------ calls
+    # An overlay that replaced a declaration is relied on only where it decided something:
+    # where the base declaration, evaluated at that point with the same arguments, gives
+    # another value (docs/rules-language.md). An added declaration, a `decided` one, is
+    # relied on wherever it is evaluated.
+    def weighed(self, name: str) -> bool:
+        """Whether the declaration in force under this name replaced a base one."""
+        return name in self.sym.replaced
+
+    def aside(self, compute: Callable[[], Any]) -> Any:
+        """A value computed as another reading would: nothing it relies on is relied on, and
+        it is not traced; the state cells it reads still count as read (what is kept of the
+        value it is compared with must be computed again when they change)."""
+        relied, trace = self.relied, self.trace
+        reading: tuple[set[Any], set[str]] = (set(), set())
+        self.relied, self.trace = set(), None
+        self._reading.append(reading)
+        try:
+            return compute()
+        finally:
+            self._reading.pop()
+            self.relied, self.trace = relied, trace
+            if self._reading:
+                self._reading[-1][0].update(reading[0])
+
+    def _rely_where_decided(self, d: ast.Decl, args: tuple[Any, ...], result: Any) -> None:
+        base = self.sym.replaced[d.name]
+        if key_of(self.aside(lambda: self._invoke_uncached(base, args))) != key_of(result):
+            self._rely(d)
+
     def _rely(self, d: ast.Decl) -> None:
         if d.overlay:
             self.relied.add(d.overlay)
@@ -221,7 +254,7 @@ class Evaluator:
         return self._kept_in
 
     def _invoke(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
-        if d.overlay or d.decisions:
+        if d.decisions or (d.overlay and not self.weighed(d.name)):
             self._rely(d)
         if self.trace is None or self._depth > self.trace_depth:  # not traced here
             derived = self._kept_kinds().get(d.name)
@@ -302,6 +335,8 @@ class Evaluator:
                 result = fn(*args)
             else:
                 raise fail(d.span, f"'{d.name}' cannot be called")
+            if d.overlay and self.weighed(d.name):
+                self._rely_where_decided(d, args, result)
         finally:
             self._depth -= 1
         if (

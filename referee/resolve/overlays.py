@@ -86,6 +86,7 @@ def apply(sym: Symbols, overlays: list[ast.Overlay]) -> Symbols:
     out.labels = dict(sym.labels)
     out.dropped = dict(sym.dropped)
     out.exceptions = {k: list(v) for k, v in sym.exceptions.items()}
+    out.replaced = dict(sym.replaced)
     out.used_by = defaultdict(set, sym.used_by)
     for o in overlays:
         for am in o.amends:
@@ -93,10 +94,16 @@ def apply(sym: Symbols, overlays: list[ast.Overlay]) -> Symbols:
                 if ch.decl is not None:
                     decl = replace(ch.decl, overlay=o.id)
                     if isinstance(decl, (ast.Require, ast.Property)):
-                        out.labels[f"{am.clause}/{decl.name}"] = decl
-                        out.dropped.pop(f"{am.clause}/{decl.name}", None)
+                        label = f"{am.clause}/{decl.name}"
+                        base = out.labels.get(label)
+                        out.labels[label] = decl
+                        out.dropped.pop(label, None)
                     else:
-                        out.values[decl.name] = decl
+                        label = decl.name
+                        base = out.values.get(label)
+                        out.values[label] = decl
+                    if ch.action == "replace" and base is not None:
+                        out.replaced.setdefault(label, base)
                 elif ch.action == "drop" and ch.ref is not None:
                     out.dropped[str(ch.ref)] = o.id
                 elif ch.action == "except" and ch.ref is not None and ch.cond is not None:

@@ -24,6 +24,9 @@ class Symbols:
     dropped: dict[str, str] = field(default_factory=dict)
     # exceptions overlays in force add to a labelled requirement: (condition, overlay id)
     exceptions: dict[str, list[tuple[ast.Expr, str]]] = field(default_factory=dict)
+    # the base declarations an overlay in force replaced: by name (values) and by label
+    # (requirements); a verdict relies on the overlay only where the two readings differ
+    replaced: dict[str, ast.Decl] = field(default_factory=dict)
     # clause number -> the clauses whose rules use something it declares
     used_by: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
     # the standing rules (`whenever`), in the order the spec declares them
