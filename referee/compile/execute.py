@@ -284,7 +284,8 @@ class Interpreter(Evaluator):
         where the check cannot give it its parameters."""
         given = len(st.args) if st.args is not None else None
         if (given is not None and given != len(req.params)) or (
-            given is None and any(p.name not in env and p.name not in self.frame for p in req.params)
+            given is None
+            and any(p.name not in env and p.name not in self.frame for p in req.params)
         ):
             return None
 
@@ -311,8 +312,8 @@ class Interpreter(Evaluator):
         args = st.bind(req, env, self.frame, lambda a: self.eval(a, env))
         holds = bool(self.eval(req.cond, dict(args)))
         if req.overlay and self.weighed(ref):  # replaced: relied on where the base judges otherwise
-            base = self.sym.replaced[ref]
-            if not isinstance(base, ast.Require) or self._holds_aside(base, st, env) != holds:
+            other = self.sym.replaced[ref]
+            if not isinstance(other, ast.Require) or self._holds_aside(other, st, env) != holds:
                 self._rely(req)
         elif (req.overlay or req.decisions) and not holds:  # added: where it refuses
             self._rely(req)

@@ -179,7 +179,10 @@ class Evaluator:
             self._consts[d.name] = self.eval(d.value, {})
         value = self._consts[d.name]
         base = self.sym.replaced.get(d.name) if d.overlay else None
-        if isinstance(base, ast.ConstDecl) and self.aside(lambda: self.eval(base.value, {})) != value:
+        if (
+            isinstance(base, ast.ConstDecl)
+            and self.aside(lambda: self.eval(base.value, {})) != value
+        ):
             self._rely(d)
         return value
 

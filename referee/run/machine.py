@@ -174,6 +174,22 @@ class Machine:
             return []
         return [a.name for a in frame.step.allows]
 
+    def open_now(self, by: Any) -> list[str]:
+        """The actions of the step on top that could be taken now: those whose proposals
+        (the spec's `propose`) are not empty for ``by``, and those that propose nothing."""
+        frame = self.top
+        if frame is None or frame.step is None:
+            return []
+        self._bind(frame)
+
+        def proposed(allow: ast.Allow) -> bool:
+            if allow.propose is None:
+                return True
+            expr = allow.propose
+            return bool(self.interp.aside(lambda: self.interp.eval(expr, {"by": by})))
+
+        return [a.name for a in frame.step.allows if proposed(a)]
+
     # ------------------------------------------------------------ events
     def find_allow(self, name: str, by: Any) -> ast.Allow:
         frame = self.top
@@ -206,7 +222,7 @@ class Machine:
                 [],
             )
         if allow is None:
-            options = self.allowed()
+            options = self.open_now(by)
             message, clause = self._out_of_sequence(name, frame)
             raise NotAllowed(
                 f"'{name}' is not allowed now ({frame.proc.title}, step {frame.step.name};"
