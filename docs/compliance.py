@@ -37,7 +37,10 @@ READINGS: dict[str, str] = {
     "all its blocks with set-up symbols (and, for Ishida, the Mori box); a draw before then is "
     "refused for the placement missing, its locations and blocks named (5.2.1/designated-first).",
     "5.2.2": "A record may say that blocks were drawn before their location was named "
-    "(`named_first: false`): refused citing 5.2.2/named-first.",
+    "(`named_first: false`): refused citing 5.2.2/named-first. D-setup-per-side: each side "
+    "draws once its own designated blocks are placed; read as one order for both sides "
+    "(D-setup-per-side off), a draw before the other side's are placed is refused "
+    "(5.2.2/all-designated-first).",
     "5.2.3": "The first wave is drawn last, after the side's +N spots are filled.",
     "6.2": "In week 1 the step is absent: a `reinforce` is refused citing 6.2, with the "
     "condition that skips it.",
@@ -46,8 +49,11 @@ READINGS: dict[str, str] = {
     "each carrying the later parts that share its road so far and dropping them where their "
     "roads part; every block present counts for an overrun at each location reached. "
     "D-stack-once: a location's stack moves once a phase. First printing (E-pickup): a picked-up "
-    "block joins the group, counts in its size from then on, takes the group's allowance, and is "
-    "not another stack move; pick-ups at one location are checked together. E-road-once follows "
+    "block joins the group, counts in its size from then on, and is not another stack move; "
+    "pick-ups at one location are checked together. A picked-up block begins its move where it "
+    "is picked up: its allowance is counted from there, with the "
+    "leadership found there and no force march (7.3.3/within-allowance), and a block mustered "
+    "or out of the Mori box this turn cannot be picked up (7.2, 9.3). E-road-once follows "
     "the first printing's 7.3.1 list, although its movement example paraphrases the later rule.",
     "7.3.3": "D-march-together: a force march serves every group of the move with the same "
     "path (they begin, move and finish together), however the record splits them; a group that "
@@ -73,8 +79,9 @@ READINGS: dict[str, str] = {
     "destination came from (a side with no block left there forgets where they came from), "
     "so in a combat a retreat begins a force gathered by two retreats may go back by either.",
     "8.8.1": "A record may part the retreating force (`elsewhere`) or send it into an off-map box "
-    "(`into_box`): refused, 8.8.1/one-destination; a defender into a box 8.8.1/to-a-location, an "
-    "attacker 8.8.2/never-to-a-box.",
+    "(`into_box`): refused, 8.8.1/one-destination (a part sent where the rest goes parts "
+    "nothing: legal); a defender into a box 8.8.1/to-a-location, an attacker "
+    "8.8.2/never-to-a-box. A part naming blocks not of the retreating force: 8.8.1/own-blocks.",
     "8.6.3": "A challenge to a double's two blocks is refuted or turned as a whole, and cited "
     "here (8.6.3/refuted-double, 8.6.3/double-refuted-when-able) with 8.6.1's cards.",
     "8.8.4": "Only blocks of the retreating force stay; when every one stays nothing moves and "
@@ -82,21 +89,35 @@ READINGS: dict[str, str] = {
     "8.8.5": "A combat a retreat begins is declared like any other: the owner's stance (a "
     "`stance` event when it has one or two blocks there, a siege when only a disk), the Mori box "
     "at Osaka, the location resolved; entering a fight still to come or a siege that goes on "
-    "starts nothing now; the active side holding the castle from inside fights nobody (8.9.2).",
+    "starts nothing now (D-retreat-joins-siege; off, a retreat into a siege already fought this "
+    "phase starts a combat at once); the active side holding the castle from inside fights "
+    "nobody (8.9.2).",
     "8.9.2": "Counted at the moment combat begins, with the Mori blocks that join then. A "
     "declaration may name the blocks that stay inside (`in_castle`): the owner's whole force or "
-    "none (8.9.2/all-or-none), and the owner's only (8.9.1/owner-only).",
+    "none (8.9.2/all-or-none), blocks standing there (8.9.2/at-the-castle), and the owner's only "
+    "(8.9.1/owner-only).",
     "8.9.4": "The draws-twice reading (D-siege-draws off) gives two cards a block lost.",
     "8.9.6": "A siege ends when the sides no longer share the location (`8.9.6/siege-ends`). "
     "Friends joining besieged blocks relieve them: at the next declaration all fight outside "
-    "(the evidence's E5), even within the two-block limit; a lone besieged disk is not relieved.",
+    "(the evidence's E5), even within the two-block limit (D-relief-outside; off, 8.9.2 lets "
+    "them stay inside when they fit); a lone besieged disk is not relieved.",
+    "8.2.4": "A challenge against a leader deployed without a card is refused citing "
+    "8.2.4/immune.",
+    "8.6.1": "A challenge may name the deployment it targets (`against`): the last one made, by "
+    "the other side; naming one block of a double names the double's use, and both blocks answer "
+    "it (8.6.3).",
     "8.10": "After each overrun that gives the side that lost blocks a card, that side's "
-    "`replenish` comes next, before a battle's own replenishment.",
+    "`replenish` comes next, before a battle's own replenishment. An event of a combat a "
+    "retreat began, before the draws of the combat it left, is refused citing 8.10.",
     "9.3": "A standing rule (`9.3/join-the-defence`): the Mori box empties into Osaka whenever "
-    "the enemy attacks it, declared or begun by a retreat; the arrivals may overrun. Mori blocks "
-    "that came out this turn, bought or joining the defence, cannot move until the next turn "
-    "(cited as 9.3). A sacrifice outside an Ishida movement phase is refused citing 9.3. Under "
-    "the first printing chapter 9 is the later printing's (D-2011-chapter-9).",
+    "the enemy attacks it, declared or begun by a retreat (D-mori-any-attack; off, only a "
+    "declared attack); the arrivals may overrun. Mori blocks that came out this turn, bought or "
+    "joining the defence, cannot move until the next turn wherever they stand: a retreat takes "
+    "the hold along, and a block lost or destroyed is held no more; of two alike blocks, one an "
+    "arrival, a loss takes the arrival (D-arrival-lost-first). Cited as 9.3, picked up on the "
+    "way too. A sacrifice outside an Ishida movement phase is refused citing 9.3. Under the "
+    "first printing, whose copy stops before chapter 9 (E-cut-short), chapter 9 is the later "
+    "printing's (D-2011-chapter-9); with the decision off it is absent (9.3/in-force).",
 }
 
 # a clause number standing alone: cited ("7.4.2/overrun"), or named in a test's docstring

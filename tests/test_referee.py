@@ -37,8 +37,8 @@ def test_weeks_1_and_2_are_legal(tmp_path: Path, capsys: pytest.CaptureFixture[s
         "S-split",
     ]
     assert (
-        len([o for o in v["overlays"] if kinds[o] == "decision"]) == 33
-    )  # RULINGS.md, three of our own and two of issue 27 (D-2011-chapter-9 only with 2011)
+        len([o for o in v["overlays"] if kinds[o] == "decision"]) == 38
+    )  # RULINGS.md, three of our own and seven of issue 27 (D-2011-chapter-9 only with 2011)
     # the overrun at Kiyosu asked 8.10 for its draw (S-overrun-draw: one block lost, no
     # card); the decisions the replay used:
     # only the decisions that decided something (a replaced definition whose value differs
@@ -511,7 +511,7 @@ def test_text_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         == "  moved 3 locations; allowance 2 = base 1 + highway 1 + leadership 1 + force march 0 - size 1"
     )
     assert out[-1] == (
-        "  printing gmt-later; overlays in force: 5 clarifications, 33 decisions;"
+        "  printing gmt-later; overlays in force: 5 clarifications, 38 decisions;"
         " relied on: none"
     )
     # a number an overlay's amendment gave says so
