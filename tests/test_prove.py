@@ -919,13 +919,13 @@ def test_a_starting_value_read_before_the_opening_step_is_not_assumed(
     at that value when the step's event comes (second reading: it was assumed, and a false
     property proved)."""
     rules = movement_rules(game_copy)
-    edit(rules, NEW_VAR, NEW_VAR + "    var arrived_earlier: int = size(mori_arrived)\n")
+    edit(rules, NEW_VAR, NEW_VAR + "    var arrived_earlier: int = size(mori_arrived(mori_arrival))\n")
     edit(
         rules,
         "  property [within-the-degree]",
         '  property [carried] "the Mori arrivals noted at the start are still noted"\n'
         "    after movement within 2 face, 3 card:\n"
-        "    arrived_earlier == size(mori_arrived)\n\n"
+        "    arrived_earlier == size(mori_arrived(mori_arrival))\n\n"
         "  property [within-the-degree]",
     )
     assert main(["prove", "--spec", str(game_copy), "--property", "7.1/carried"]) == 1
