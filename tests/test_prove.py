@@ -126,6 +126,30 @@ def test_untranslatable_properties_are_skipped_with_a_reason(
     assert out.rstrip().splitlines()[-1] == "1 of 2 not proved: 1.1/uses-state skipped"
 
 
+def test_floor_division_and_remainder_are_python_s_for_every_sign(
+    mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`//` rounds down and `%` takes the divisor's sign, as the referee (Python) computes
+    them: z3's own division is Euclidean (7 div -2 is -3, 7 mod -2 is 1), under which `sign`
+    and `down` would fail and `euclid` be proved."""
+    game = mini_game(
+        'clause 1.1 "One"\n'
+        '  property [floor] "a quotient and its remainder give the number back":'
+        " forall a: int in -9..9, b: int in [-3, -2, 2, 3]: a // b * b + a % b == a\n"
+        '  property [sign] "a remainder takes the divisor\'s sign":'
+        " forall a: int in -9..9, b: int in -3..-1: a % b <= 0 and a % b > b\n"
+        '  property [down] "a quotient rounds down":'
+        " 7 // -2 == -4 and -7 // 2 == -4 and 7 % -2 == -1\n"
+        '  property [euclid] "a remainder is never below zero": forall a: int in 1..9: a % -2 >= 0\n'
+        "end\n"
+    )
+    assert main(["prove", "--spec", str(game)]) == 1
+    out = capsys.readouterr().out
+    assert out.rstrip().splitlines()[-1] == "1 of 4 not proved: 1.1/euclid failed"
+    assert "1.1/euclid                               failed: counterexample a = 1" in out
+    assert all(f"1.1/{name}" in out for name in ("floor", "sign", "down"))
+
+
 # One number or comparison changed in a copy of the spec, and the properties that must then
 # fail with a counterexample: each key property catches a change to the rule it speaks of.
 MUTATIONS = [

@@ -30,6 +30,29 @@ def _hex_distance(c1: Any, r1: Any, c2: Any, r2: Any) -> Any:
     return (size(dq) + size(dq + dr) + size(dr)) / 2
 
 
+def floor_div(a: Any, b: Any) -> Any:
+    """Python's ``a // b``: the quotient rounded down, for every sign (z3's integer division
+    is Euclidean: ``7 / -2`` is -3 there, -4 in Python). For a divisor above zero the two
+    agree; below zero, ``a // b`` is ``(-a) // (-b)``. A divisor of zero is left as z3 has
+    it: the referee stops there with an error, so no verdict rests on it."""
+    if _above_zero(b):
+        return a / b
+    return z3.If(b > 0, a / b, (-a) / (-b))
+
+
+def floor_mod(a: Any, b: Any) -> Any:
+    """Python's ``a % b``: ``a - b * (a // b)``, a remainder with the divisor's sign."""
+    if _above_zero(b):
+        return a % b
+    return a - b * floor_div(a, b)
+
+
+def _above_zero(b: Any) -> bool:
+    """Whether a divisor is a number above zero (z3's and Python's division then agree)."""
+    known = z3.simplify(b)
+    return bool(z3.is_int_value(known) and known.as_long() > 0)
+
+
 class Translator:
     def __init__(self, sym: Symbols, data_values: dict[str, set[str]]) -> None:
         self.sym = sym
@@ -129,8 +152,8 @@ class Translator:
             "+": lambda: a + b,
             "-": lambda: a - b,
             "*": lambda: a * b,
-            "//": lambda: a / b,  # z3 integer division rounds down for positive divisors
-            "%": lambda: a % b,
+            "//": lambda: floor_div(a, b),
+            "%": lambda: floor_mod(a, b),
             "==": lambda: a == b,
             "!=": lambda: a != b,
             "<": lambda: a < b,
