@@ -54,6 +54,7 @@ from referee.spec import SPEC_ROOT, Spec, bundled_game, load_spec
 from referee.style import paint, wanted
 from referee.text import MAX_SHOWN, shown
 from referee.topics import explain_topic, render_topic
+from referee.verify.common import RLIMIT
 from referee.verify.prover import Outcome, prove
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
@@ -520,12 +521,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="prove under every printing, and with each overlay off, naming what breaks",
     )
     p.add_argument(
+        "--rlimit",
+        type=_positive_rlimit,
+        default=RLIMIT,
+        metavar="UNITS",
+        help="how much work (z3's resource units) each solver call of a proof may do before"
+        f" the property is unknown: the same answer at any machine load (default {RLIMIT:,})",
+    )
+    p.add_argument(
         "--timeout",
         type=_positive_seconds,
-        default=10.0,
+        default=None,
         metavar="SECONDS",
-        help="how long z3 may take over each property before it is unknown"
-        " (default 10; from 0.001 to 3600)",
+        help="a limit of time as well, for each solver call (none by default; from 0.001"
+        " to 3600): the answer may then depend on the machine's load",
     )
     p.add_argument(
         "--counterexample-dir",
@@ -936,6 +945,19 @@ def _positive_seconds(text: str) -> float:
     return seconds
 
 
+def _positive_rlimit(text: str) -> int:
+    """A --rlimit: a whole number of z3's resource units, at least one."""
+    try:
+        units = int(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        units = 0
+    if units < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of units, 1 or more, got {text!r}"
+        )
+    return units
+
+
 def cmd_prove(args: argparse.Namespace) -> int:
     spec = _load(args)
     names = spec.components.names()
@@ -975,10 +997,11 @@ def cmd_prove(args: argparse.Namespace) -> int:
         outcomes = prove(
             apply(spec.sym, overlays),
             names,
-            int(args.timeout * 1000),
+            None if args.timeout is None else int(args.timeout * 1000),
             collections=spec.components.collections,
             cache=cache,
             only=set(args.property),
+            rlimit=args.rlimit,
         )
         head = title or f"printing {printing}"
         where = f" ({head})" if len(runs) > 1 else ""
@@ -1008,6 +1031,9 @@ def cmd_prove(args: argparse.Namespace) -> int:
     if any(o["status"] == "unknown" for r in report for o in r["properties"]):
         lines.append(
             f"hint: z3 had {args.timeout:g} s for each proof; a longer --timeout may let it answer"
+            if args.timeout is not None
+            else f"hint: z3 had {args.rlimit} units of work for each solver call;"
+            " a larger --rlimit may let it answer"
         )
     if unproved:
         lines.append(f"{len(unproved)} of {total} not proved: {'; '.join(unproved)}")

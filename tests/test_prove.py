@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from referee.cli import main
+from referee.cli import build_parser, main
 from referee.dsl.reads import floors
 from referee.spec import Spec, load_spec
+from referee.verify.common import DEFAULT_BUDGET, RLIMIT, Budget
 from referee.verify.prover import Outcome, prove
 from tests.referee_helpers import output
 
@@ -369,11 +370,42 @@ def test_every_failure_skip_and_unknown_is_named_and_exits_1(
     assert "1.1/holds" in out
     assert "1.1/wrong                                failed: counterexample n = " in out
     assert "1.1/cubes                                unknown: z3 gave no answer (" in out
-    assert "limit 300 ms)" in out
+    assert f"limit {RLIMIT} rlimit units or 300 ms)" in out
     assert "hint: z3 had 0.3 s for each proof; a longer --timeout may let it answer" in out
     assert out.rstrip().splitlines()[-1] == (
         "2 of 3 not proved: 1.1/wrong failed; 1.1/cubes unknown"
     )
+
+
+def test_the_default_budget_is_z3_s_work_not_time() -> None:
+    """A proof's solvers carry a limit of work (rlimit, the same on a loaded machine) and no
+    limit of time unless the user gives one (--timeout)."""
+    assert DEFAULT_BUDGET.settings() == {"rlimit": RLIMIT}
+    assert Budget(RLIMIT, 300).settings() == {"rlimit": RLIMIT, "timeout": 300}
+    assert build_parser().parse_args(["prove"]).timeout is None
+    assert build_parser().parse_args(["prove"]).rlimit == RLIMIT
+
+
+def test_a_proof_out_of_work_is_unknown_and_says_its_rlimit(
+    mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = mini_game(
+        'clause 1.1 "One"\n'
+        '  property [cubes] "no cube is the sum of two":\n'
+        "    forall x: int in 1..1000000000, y: int in 1..1000000000, z: int in 1..1000000000:\n"
+        "      x * x * x + y * y * y != z * z * z\n"
+        "end\n"
+    )
+    assert main(["prove", "--spec", str(game), "--rlimit", "20_000"]) == 1
+    out = capsys.readouterr().out
+    assert "1.1/cubes                                unknown: z3 gave no answer (" in out
+    assert "limit 20000 rlimit units)" in out
+    hint = "hint: z3 had 20000 units of work for each solver call; a larger --rlimit may let"
+    assert hint in out
+    with pytest.raises(SystemExit) as stop:
+        main(["prove", "--spec", str(game), "--rlimit", "0"])
+    assert stop.value.code == 2
+    assert "expected a whole number of units, 1 or more, got '0'" in capsys.readouterr().err
 
 
 def test_a_bounded_sum_over_a_range_is_unrolled_and_its_bound_proved(

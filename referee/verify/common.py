@@ -3,6 +3,8 @@ how a proof names what it read, and z3's enumeration sorts (declared once a proc
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import z3
 
 MAX_INLINE = 64
@@ -27,3 +29,39 @@ def read_key(key: str, overlay: str = "") -> str:
 
 class Untranslatable(Exception):
     """A construct the prover cannot express (lists, state, data): the property is skipped."""
+
+
+# The work z3 may do on one solver call before it gives up (z3's own resource units, rlimit),
+# not a time: the same spec gives the same answer on any machine, at any load. The longest
+# proof of the bundled game takes about a tenth of it.
+RLIMIT = 100_000_000
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What z3 may spend on each solver call: a limit of work (rlimit) always, and a limit of
+    time only where the user gives one (``--timeout``)."""
+
+    rlimit: int = RLIMIT
+    timeout_ms: int | None = None
+
+    def settings(self) -> dict[str, int]:
+        """The parameters each solver of a proof is given."""
+        out = {"rlimit": self.rlimit}
+        if self.timeout_ms is not None:
+            out["timeout"] = self.timeout_ms
+        return out
+
+    def solver(self) -> z3.Solver:
+        solver = z3.Solver()
+        for k, v in self.settings().items():
+            solver.set(k, v)
+        return solver
+
+    def limit(self) -> str:
+        """The limit as an unknown's reason says it."""
+        out = f"limit {self.rlimit} rlimit units"
+        return out + (f" or {self.timeout_ms} ms" if self.timeout_ms is not None else "")
+
+
+DEFAULT_BUDGET = Budget()

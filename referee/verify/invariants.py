@@ -13,7 +13,7 @@ import z3
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
 from referee.dsl.reads import floors, reads
-from referee.verify.common import Untranslatable, read_key
+from referee.verify.common import Budget, Untranslatable, read_key
 from referee.verify.flow import (
     Transition,
     beneath,
@@ -38,10 +38,10 @@ class InvariantProver(Counterexamples):
         data_values: dict[str, set[str]],
         collections: dict[str, list[dict[str, Any]]],
         p: ast.Property,
-        timeout_ms: int,
+        budget: Budget,
     ) -> None:
         self.sym, self.data_values, self.collections, self.p = sym, data_values, collections, p
-        self.timeout_ms = timeout_ms
+        self.budget = budget
         self.inv_reads = reads(p.body, sym)
         self.floors = floors(sym)  # the counts, never below their start
         self.standing_writes: dict[str, set[str]] = {
@@ -135,8 +135,7 @@ class InvariantProver(Counterexamples):
     def solve(self, tr: StepTranslator, goal: Any) -> tuple[Any, z3.Solver]:
         """Whether the goal (a counterexample) can hold. Proved, the checks and standing
         rules the proof did not need (outside z3's unsat core) count as left out."""
-        solver = z3.Solver()
-        solver.set("timeout", self.timeout_ms)
+        solver = self.budget.solver()
         solver.set("core.minimize", True)
         solver.add(*tr.assumptions)
         solver.add(goal)
@@ -164,9 +163,9 @@ class InvariantProver(Counterexamples):
         return result, solver
 
     def no_answer(self, solver: z3.Solver, where: str) -> str:
-        """Why z3 gave no answer, the limit it had, and where (a longer --timeout may do)."""
+        """Why z3 gave no answer, the limit it had, and where (a larger --rlimit may do)."""
         at = f" in {where}" if where else ""
-        return f"z3 gave no answer ({solver.reason_unknown()}; limit {self.timeout_ms} ms){at}"
+        return f"z3 gave no answer ({solver.reason_unknown()}; {self.budget.limit()}){at}"
 
     def var_procedure(self) -> ast.Procedure | None:
         """The procedure whose variables (and parameters) the invariant reads: the one that
@@ -496,8 +495,7 @@ class InvariantProver(Counterexamples):
         """Of the checks an event the property allows makes, those it reaches read what they
         read (a check under a condition the property's case never meets reads nothing)."""
         assert tr.collected is not None
-        solver = z3.Solver()
-        solver.set("timeout", self.timeout_ms)
+        solver = self.budget.solver()
         solver.add(*tr.assumptions, *[t[0] for t in tr.tracked])
         for guard, _, where, read, used in tr.collected:
             if z3.is_true(z3.simplify(guard)) or solver.check(guard) != z3.unsat:
@@ -554,12 +552,12 @@ def prove_invariant(
     data_values: dict[str, set[str]],
     collections: dict[str, list[dict[str, Any]]],
     p: ast.Property,
-    timeout_ms: int,
+    budget: Budget,
 ) -> tuple[StepOutcome, set[str], set[str], set[str]]:
     """Prove a step invariant; the outcome, the clauses the proof used, the declarations
     it read (see Outcome.reads), and the statements of those it left out, every time it
     met them (see Outcome.left_out)."""
-    prover = InvariantProver(sym, data_values, collections, p, timeout_ms)
+    prover = InvariantProver(sym, data_values, collections, p, budget)
     if p.after or p.allows:
         try:
             found = prover.by_effect()

@@ -18,7 +18,7 @@ import z3
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
 from referee.spec import clause_key
-from referee.verify.common import Untranslatable
+from referee.verify.common import DEFAULT_BUDGET, RLIMIT, Budget, Untranslatable
 from referee.verify.invariants import prove_invariant
 from referee.verify.records import record_of
 from referee.verify.reuse import still_same, watching
@@ -70,29 +70,32 @@ class Outcome:
 def prove(
     sym: Symbols,
     data_values: dict[str, set[str]],
-    timeout_ms: int = 10_000,
+    timeout_ms: int | None = None,
     collections: dict[str, list[dict[str, Any]]] | None = None,
     cache: dict[str, list[tuple[dict[tuple[str, str], Any], Outcome]]] | None = None,
     only: set[str] | None = None,
+    rlimit: int = RLIMIT,
 ) -> list[Outcome]:
     """Prove every property of the spec (with ``only``, those it names by clause/label or
     by clause); one Outcome each, in clause order. A step
     invariant needs the components' items (``collections``). With a ``cache`` (one per
     spec: proving under several overlay sets), a step invariant whose proof read only
-    declarations that are the same as in an earlier proof keeps that proof's outcome."""
+    declarations that are the same as in an earlier proof keeps that proof's outcome. Each
+    solver call may do ``rlimit`` units of z3's work, and take ``timeout_ms`` where given."""
+    budget = Budget(rlimit, timeout_ms)
     props = [d for d in sym.labels.values() if isinstance(d, ast.Property)]
     if only:
         props = [p for p in props if p.clause in only or f"{p.clause}/{p.name}" in only]
     out = []
     for p in props:
         if not p.invariant:
-            out.append(prove_one(sym, data_values, p, timeout_ms))
+            out.append(prove_one(sym, data_values, p, budget))
         elif collections is None:  # a quantifier over no locations would hold of nothing
             out.append(
                 Outcome(p.clause, p.name, p.text, "skipped", reason="the components are needed")
             )
         else:
-            out.append(prove_step_invariant(sym, data_values, collections, p, timeout_ms, cache))
+            out.append(prove_step_invariant(sym, data_values, collections, p, budget, cache))
     return out
 
 
@@ -105,7 +108,7 @@ def prove_step_invariant(
     data_values: dict[str, set[str]],
     collections: dict[str, list[dict[str, Any]]],
     p: ast.Property,
-    timeout_ms: int,
+    budget: Budget | int = DEFAULT_BUDGET,
     cache: dict[str, list[tuple[dict[tuple[str, str], Any], Outcome]]] | None = None,
 ) -> Outcome:
     cites = f"{p.clause}/{p.name}"
@@ -113,7 +116,8 @@ def prove_step_invariant(
         if still_same(sym, deps):
             return replace(earlier, record=dict(earlier.record), written="")
     seen, deps = watching(sym)
-    found, used, read, left_out = prove_invariant(seen, data_values, collections, p, timeout_ms)
+    budget = _budget(budget)
+    found, used, read, left_out = prove_invariant(seen, data_values, collections, p, budget)
     out = Outcome(p.clause, p.name, p.text, found.status)
     out.clauses = _clause_order(used | {p.clause})
     out.reads, out.left_out = sorted(read), sorted(left_out)
@@ -128,8 +132,12 @@ def prove_step_invariant(
 
 
 def prove_one(
-    sym: Symbols, data_values: dict[str, set[str]], p: ast.Property, timeout_ms: int
+    sym: Symbols,
+    data_values: dict[str, set[str]],
+    p: ast.Property,
+    budget: Budget | int = DEFAULT_BUDGET,
 ) -> Outcome:
+    budget = _budget(budget)
     tr = Translator(sym, data_values)
     out = Outcome(p.clause, p.name, p.text, "proved")
     try:
@@ -149,12 +157,12 @@ def prove_one(
         return out
     out.clauses = _clause_order(tr.used | {p.clause})
     out.reads = sorted(tr.read)
-    solver = _solver(timeout_ms, constraints, goal)
+    solver = _solver(budget, constraints, goal)
     result = solver.check()
     if result == z3.unsat:
         return out
     if result == z3.unknown:
-        return _unknown(out, solver, timeout_ms)
+        return _unknown(out, solver, budget)
     model = solver.model()
     out.status = "failed"
     out.counterexample = {
@@ -163,16 +171,20 @@ def prove_one(
     return out
 
 
-def _solver(timeout_ms: int, constraints: list[Any], goal: Any) -> z3.Solver:
+def _budget(budget: Budget | int) -> Budget:
+    """A budget, or (as callers gave it before budgets were z3's work) a time in ms."""
+    return budget if isinstance(budget, Budget) else Budget(timeout_ms=budget)
+
+
+def _solver(budget: Budget, constraints: list[Any], goal: Any) -> z3.Solver:
     """A solver that looks for values within the domains where the goal fails."""
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    solver = budget.solver()
     solver.add(*constraints)
     solver.add(z3.Not(goal))
     return solver
 
 
-def _unknown(out: Outcome, solver: z3.Solver, timeout_ms: int) -> Outcome:
+def _unknown(out: Outcome, solver: z3.Solver, budget: Budget) -> Outcome:
     out.status = "unknown"
-    out.reason = f"z3 gave no answer ({solver.reason_unknown()}; limit {timeout_ms} ms)"
+    out.reason = f"z3 gave no answer ({solver.reason_unknown()}; {budget.limit()})"
     return out
