@@ -613,6 +613,52 @@ def test_a_step_invariant_of_a_small_game(
     assert "tokens:" in out and "- take:" in out
 
 
+def test_an_invariant_false_at_the_set_up_fails_there(
+    game_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every transition keeps `week >= 2` (the week only grows), but the game starts in
+    week 1: the base case fails, with the set-up's values; `week >= 1` is proved from it."""
+    weekly = game_copy / "clauses" / "06-weekly.rules"
+    edit(
+        weekly,
+        "  state current_turn: turn = turn.A\n",
+        "  state current_turn: turn = turn.A\n"
+        '  property [late-start] "past the first week" invariant within 2 face: week >= 2\n'
+        '  property [first-week-on] "never before the first week" invariant within 2 face:'
+        " week >= 1\n",
+    )
+    assert main(["prove", "--spec", str(game_copy), "--property", "6.4"]) == 1
+    out = capsys.readouterr().out
+    line = next(ln for ln in out.splitlines() if "6.4/late-start" in ln)
+    assert "failed: counterexample at the set-up: week = 1 (clauses " in line
+    line = next(ln for ln in out.splitlines() if "6.4/first-week-on" in ln)
+    assert "proved" in line and "from the set-up (a record's position assumed))" in line
+    assert out.rstrip().splitlines()[-1] == "1 of 2 not proved: 6.4/late-start failed"
+
+
+def test_a_deck_short_of_a_card_at_the_set_up_fails_cards_conserved_there(
+    game_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each draw pile starts as the whole deck, in as many slots as it has cards (beyond
+    the property's `within 2 card`): one card short, cards-conserved fails at the set-up."""
+    copy = load_spec(game_copy)
+    found = prove(
+        copy.sym,
+        copy.components.names(),
+        collections=copy.components.collections,
+        only={"3.3/cards-conserved"},
+    )
+    assert found[0].status == "proved" and "from the set-up" in found[0].how
+    edit(
+        game_copy / "clauses" / "03-pieces.rules",
+        "state draw_pile(s: side): list of card = full_deck(s)",
+        "state draw_pile(s: side): list of card = drop(full_deck(s), 1)",
+    )
+    assert main(["prove", "--spec", str(game_copy), "--property", "3.3/cards-conserved"]) == 1
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if "cards-conserved" in ln)
+    assert "failed: counterexample at the set-up: s = " in line and "draw_pile(" in line
+
+
 def test_a_proof_reads_only_what_it_needs(spec: Spec) -> None:
     """A step invariant's reads are what the proof needed: the checks and standing rules in
     z3's unsat core, the lets a kept statement uses; a name bound inside a definition or a

@@ -41,6 +41,7 @@ class Symbols:
     # the standing rules (`whenever`), in the order the spec declares them
     standing: list[ast.Whenever] = field(default_factory=list)
     players: str = ""  # the type of `by`, the actor of every event (the game's `players`)
+    start: str = ""  # the procedure a game starts with (the game's `start`)
 
     def procedures(self) -> dict[str, ast.Procedure]:
         return {k: v for k, v in self.actions.items() if isinstance(v, ast.Procedure)}
@@ -185,6 +186,7 @@ class Checker:
         if g.players:
             self.players = self.typeref(ast.TypeRef(g.players, None, g.span))
             self.sym.players = g.players
+        self.sym.start = g.start
         if g.start and g.start not in self.sym.procedures():
             self.unknown(g.span, "procedure", g.start, list(self.sym.procedures()))
 

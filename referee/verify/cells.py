@@ -5,6 +5,7 @@ fresh values for events' arguments and procedures' variables."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Iterator
 from typing import Any
 
@@ -226,14 +227,19 @@ class StateModel(Translator):
         if name not in self.cells:
             d = self.sym.values[name]
             assert isinstance(d, ast.StateDecl)
-            self.cells[name] = self.fresh_cell(
-                name, d.type, [self.sort_of(p.type) for p in d.params]
-            )
+            if self.at_start and name not in self.forgotten:
+                self.cells[name] = self.start_cell(name, d)
+            else:
+                self.cells[name] = self.fresh_cell(
+                    name, d.type, [self.sort_of(p.type) for p in d.params]
+                )
             if name not in self.initial and name not in self.forgotten:
                 self.initial[name] = copy_cell(self.cells[name])  # the position before
         return self.cells[name]
 
-    def fresh_cell(self, name: str, t: ast.TypeRef, keys: list[z3.SortRef]) -> Cell:
+    def fresh_cell(
+        self, name: str, t: ast.TypeRef, keys: list[z3.SortRef], slots: int | None = None
+    ) -> Cell:
         self.fresh += 1
         tag = f"{name}~{self.fresh}"
 
@@ -246,12 +252,60 @@ class StateModel(Translator):
         if t.name in ("list", "set"):
             assert t.arg is not None
             esort = self.sort_of(t.arg)
-            for i in range(self.bound(t.arg)):
+            for i in range(self.bound(t.arg) if slots is None else slots):
                 c.present.append(array(f"{tag}.p{i}", z3.BoolSort()))
                 c.values.append(array(f"{tag}.v{i}", esort))
         else:
             c.scalar = array(tag, self.sort_of(t))
         return c
+
+    # The position the game starts from: each cell, when first read, at its declared starting
+    # value at every key (a list as long as it starts, beyond the property's bound if need be)
+    at_start = False
+    MAX_START_KEYS = 4096
+
+    def start_cell(self, name: str, d: ast.StateDecl) -> Cell:
+        keys = [self.sort_of(p.type) for p in d.params]
+        combos = list(itertools.product(*[self.key_values(p.type) for p in d.params]))
+        if len(combos) > self.MAX_START_KEYS:
+            raise Untranslatable(f"the starting value of {name} at {len(combos)} keys")
+        values: list[tuple[list[Any], Any]] = []
+        for combo in combos:
+            env = {p.name: self.wrap(p.type, k) for p, k in zip(d.params, combo, strict=True)}
+            v = self.expr(d.value, env)
+            values.append((list(combo), self.nothing_of(d.type) if isinstance(v, Absent) else v))
+        slots = None
+        if d.type.name in ("list", "set"):
+            values = [(at, _known_slots(v)) for at, v in values]
+            longest = max((len(v.slots) for _, v in values), default=0)
+            assert d.type.arg is not None
+            slots = max(self.bound(d.type.arg), longest)
+        c = self.fresh_cell(name, d.type, keys, slots)  # a key of nothing: unknown
+
+        def put(a: Any, combo: list[Any], v: Any) -> Any:
+            return z3.Store(a, *combo, v) if combo else v
+
+        for at, v in values:
+            if c.scalar is not None:
+                c.scalar = put(c.scalar, at, self.unwrap(v))
+                continue
+            packed = _packed(v, len(c.present)) or self.pack(v, len(c.present), d.type.arg)
+            c.present = [put(a, at, q) for a, (q, _) in zip(c.present, packed, strict=True)]
+            c.values = [
+                put(a, at, self.unwrap(x)) for a, (_, x) in zip(c.values, packed, strict=True)
+            ]
+        return c
+
+    def key_values(self, t: ast.TypeRef) -> list[Any]:
+        """Every value of a key's type but nothing (an enumeration, a component's items)."""
+        d = self.sym.types.get(t.name)
+        if isinstance(d, ast.EnumDecl):
+            consts = self.enum_sort(t.name)[1]
+        elif isinstance(d, ast.RecordDecl) and d.from_data:
+            consts = self.item_sort(d.from_data)[1]
+        else:
+            raise Untranslatable(f"a key of type {t}")
+        return [c for k, c in consts.items() if k != NOTHING]
 
     def read_cell(self, name: str, args: list[Any]) -> Any:
         if not self.before_mode and (
@@ -546,3 +600,23 @@ class StateModel(Translator):
                 return self.data_list(item, path, ftype)
             return self.wrap(ftype, self.data_value(item, path, ftype))
         raise Untranslatable(f"the field {name} of a value that is not a record")
+
+
+def _known_slots(v: Any) -> SList:
+    """A starting list with the slots z3 shows absent left out (a filter over the data is
+    known item by item), so that it takes no more slots than it holds."""
+    if not isinstance(v, SList):
+        raise Untranslatable("a list cell whose starting value is not a list")
+    kept = [(p, x) for p, x in v.slots if not z3.is_false(z3.simplify(p))]
+    return SList(kept, v.elem)
+
+
+def _packed(v: SList, n: int) -> list[tuple[Any, Any]] | None:
+    """A list whose every slot is present, in n slots (the rest absent); None if one slot
+    may be absent (pack then puts the present ones first)."""
+    if len(v.slots) > n or not all(z3.is_true(z3.simplify(p)) for p, _ in v.slots):
+        return None
+    if not v.slots and n:
+        return None  # an empty list: pack gives its absent slots a value of the right sort
+    pad = [(z3.BoolVal(False), v.slots[-1][1])] * (n - len(v.slots)) if v.slots else []
+    return [(z3.BoolVal(True), x) for _, x in v.slots] + pad

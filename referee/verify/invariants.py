@@ -30,6 +30,8 @@ from referee.verify.records import Counterexamples, StepOutcome
 from referee.verify.steps import StepTranslator
 from referee.verify.values import NOTHING, SLIPS, SMALL_ENUM, Item, SList, Unknown, scalars
 
+SET_UP = "the set-up"
+
 
 class InvariantProver(Counterexamples):
     def __init__(
@@ -255,6 +257,9 @@ class InvariantProver(Counterexamples):
         candidates += [(t, False) for t in transitions(self.sym)]
         candidates.append((Transition("any event", None, None, []), False))
         inner = beneath(proc_of_vars, self.sym) if proc_of_vars is not None else set()
+        base = self.at_start(proc_of_vars)
+        if base.status != "proved":
+            return base
         for t, start in candidates:
             # an event of another procedure may come while the invariant's runs (a
             # procedure it starts): its variables stay as they were
@@ -288,7 +293,26 @@ class InvariantProver(Counterexamples):
                 worst = out
         if worst is not None:
             return worst
-        return StepOutcome("proved", f"by induction over {checked} transition(s)")
+        return StepOutcome("proved", f"by induction over {checked} transition(s), {base.how}")
+
+    def at_start(self, proc_of_vars: ast.Procedure | None) -> StepOutcome:
+        """The base case of an induction: the invariant holds where the game starts, each
+        cell at its declared starting value, once the game's first procedure has entered its
+        first step (and the standing rules have settled). An invariant of a procedure's
+        variables starts with that procedure instead: its start is a transition of its own,
+        from any position (see by_induction). A record's own ``position:`` is assumed."""
+        assumed = "a record's position assumed"
+        if proc_of_vars is not None:
+            return StepOutcome("proved", f"from each start of {proc_of_vars.name} ({assumed})")
+        proc = self.sym.procedures().get(self.sym.start)
+        if proc is None:
+            return StepOutcome("proved", f"from any start (the game names none: {assumed})")
+        enter = proc.steps[0].enter if proc.steps else []
+        setup = Transition(SET_UP, proc, None, enter, decl=f"{proc.name}/{proc.steps[0].name}")
+        out = self.one_transition(setup, True, setup=True)
+        if out.status == "proved":
+            out.how = f"from the set-up ({assumed})"
+        return out
 
     def by_effect(self) -> StepOutcome:
         """A property after an action: every event of it the rules allow, from any position
@@ -351,8 +375,10 @@ class InvariantProver(Counterexamples):
         start: bool,
         all_checks: bool = False,
         outer: ast.Procedure | None = None,
+        setup: bool = False,
     ) -> StepOutcome:
         tr = self.translator()
+        tr.at_start = setup  # the position before: the set-up (see at_start)
         if outer is not None:  # the invariant's procedure, running beneath the event's
             self.frame_of(tr, outer, False)
             tr.inv_frame = tr.frame, tr.frame_types
@@ -426,6 +452,8 @@ class InvariantProver(Counterexamples):
                     for name in ws:
                         if name in self.sym.values:
                             tr.cells.pop(name, None)
+                            if setup:  # unknown from here on, not at its start
+                                tr.forgotten.add(name)
             if not allowing:
                 tr.havoc, tr.dirty = set(), False  # the position after, at rest
                 self.quiescent(tr, at)
@@ -460,6 +488,11 @@ class InvariantProver(Counterexamples):
             return StepOutcome("unknown", reason=self.no_answer(solver, t.where))
         model = solver.model()
         out = StepOutcome("failed", "induction", where=t.where, model=model)
+        if tr.at_start:  # no event: the values the invariant fails at, where the game starts
+            self.looked = set()
+            self.look(model, list(at.values()))
+            out.values = self.start_values(tr, model, at)
+            return out
         step = step_of(t)
         if t.proc is not None and step is not None:
             self.looked = set()
@@ -489,6 +522,18 @@ class InvariantProver(Counterexamples):
             if t.allow is not None:
                 out.event = self.event(tr, model, t, step, env)
         out.havoc = set(tr.missed)
+        return out
+
+    def start_values(
+        self, tr: StepTranslator, model: z3.ModelRef, at: dict[str, Any]
+    ) -> dict[str, str]:
+        """The values a failure at the set-up shows: the invariant's own variables, then the
+        cells it reads as the game starts, at the keys those name."""
+        out = {k: str(self.show(model, v)) for k, v in at.items()}
+        for name, keys, value, _ in self.entries(tr, tr.initial):
+            if name in self.inv_reads and all(k in self.looked for k in keys):
+                where = f"{name}({', '.join(keys)})" if keys else name
+                out[where] = str(self.show(model, value))
         return out
 
     def reached(self, tr: StepTranslator) -> None:
@@ -578,6 +623,7 @@ def prove_invariant(
     # position, the standing rules' counterexample (a position, and an idle event)
     if (
         second.status == "failed"
+        and not second.values  # a failure at the set-up is shown as such
         and first.position
         and (not second.position or prover.inv_reads & prover.havoc_cells)
     ):

@@ -19,7 +19,7 @@ from referee.dsl import ast
 from referee.dsl.checker import Symbols
 from referee.spec import clause_key
 from referee.verify.common import DEFAULT_BUDGET, RLIMIT, Budget, Untranslatable
-from referee.verify.invariants import prove_invariant
+from referee.verify.invariants import SET_UP, prove_invariant
 from referee.verify.records import record_of
 from referee.verify.reuse import still_same, watching
 from referee.verify.terms import Translator
@@ -60,6 +60,8 @@ class Outcome:
         if self.status == "failed":
             values = ", ".join(f"{k} = {v}" for k, v in self.counterexample.items())
             what = f"counterexample {values}" if values else "false as stated"
+            if self.how == SET_UP:
+                what = f"counterexample at {SET_UP}: {values}"
             return f"{head}: {what} (clauses {', '.join(self.clauses)})"
         if self.status in ("skipped", "unknown"):
             return f"{head}: {self.reason}"
@@ -123,7 +125,9 @@ def prove_step_invariant(
     out.reads, out.left_out = sorted(read), sorted(left_out)
     out.how = found.how if found.status != "failed" else (found.where or found.how)
     out.reason = found.reason
-    if found.status == "failed":
+    if found.status == "failed" and found.values:  # at the set-up: no event to replay
+        out.counterexample = found.values
+    elif found.status == "failed":
         out.record = record_of(p, found)
         out.counterexample = {"where": found.where}
     if cache is not None:

@@ -69,6 +69,7 @@ class StepOutcome:
     position: dict[str, Any] = field(default_factory=dict)
     event: dict[str, Any] = field(default_factory=dict)
     havoc: set[str] = field(default_factory=set)
+    values: dict[str, str] = field(default_factory=dict)  # a failure at the set-up: its values
 
 
 class Counterexamples:

@@ -48,6 +48,8 @@ from referee.verify.values import (
     term_bounds,
 )
 
+MAX_REPEAT = 64  # the most copies repeat(x, n) gives
+
 
 class StepTranslator(StateModel):
     """The step model's expressions and statements: a transition run as z3 terms."""
@@ -239,6 +241,11 @@ class StepTranslator(StateModel):
             if out is None:
                 raise Untranslatable(f"the {name} of an empty list")
             return out
+        if name == "repeat" and len(args) == 2:
+            top = term_bounds(z3.simplify(args[1]))[1]
+            if top is None or top > MAX_REPEAT:
+                raise Untranslatable("repeat of a number the model does not bound")
+            return SList([(z3.IntVal(k) < args[1], args[0]) for k in range(max(0, top))])
         if name == "size" and lists:
             return self.size(lists[0])
         if name in ("take", "drop") and lists:
