@@ -55,7 +55,7 @@ from referee.style import paint, wanted
 from referee.text import MAX_SHOWN, shown
 from referee.topics import explain_topic, render_topic
 from referee.verify.common import RLIMIT
-from referee.verify.prover import Outcome, prove
+from referee.verify.prover import Outcome, prove, slowest
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
 MAX_GAMES = 10_000  # --games N: random games played (and judged) by one command
@@ -992,6 +992,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
     lines: list[str] = []
     unproved: list[str] = []
     cache: dict[str, Any] = {}  # step invariants whose proof the overlays do not touch
+    runs_outcomes: list[list[Outcome]] = []
     for title, choice in runs:
         printing, overlays = in_force(spec.sym, choice, lambda _: Span("<command line>", 0, 0))
         outcomes = prove(
@@ -1003,6 +1004,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
             only=set(args.property),
             rlimit=args.rlimit,
         )
+        runs_outcomes.append(outcomes)
         head = title or f"printing {printing}"
         where = f" ({head})" if len(runs) > 1 else ""
         unproved += [f"{o.cites} {o.status}{where}" for o in outcomes if o.status != "proved"]
@@ -1035,6 +1037,9 @@ def cmd_prove(args: argparse.Namespace) -> int:
             else f"hint: z3 had {args.rlimit} units of work for each solver call;"
             " a larger --rlimit may let it answer"
         )
+    timed = slowest([o for r in runs_outcomes for o in r])
+    if timed:
+        lines.append(timed)
     if unproved:
         lines.append(f"{len(unproved)} of {total} not proved: {'; '.join(unproved)}")
     else:

@@ -91,6 +91,26 @@ def test_every_printing_and_overlay_keeps_the_properties(
     assert "failed" not in out
 
 
+def test_every_proved_line_says_its_bounds(capsys: pytest.CaptureFixture[str]) -> None:
+    """A proof is never shown unconditional: a property over definitions with the ranges of
+    its variables, a step invariant with the most items each list held (and the default for
+    a type its `within` does not name), in text and JSON; and the slowest proofs."""
+    names = ["7.3.6/chart-agrees", "2.1/winner-claimed", "9.3/mori-is-paid"]
+    assert main(["prove", *(f"--property={n}" for n in names)]) == 0
+    out = capsys.readouterr().out
+    lines = {n: next(ln for ln in out.splitlines() if n in ln) for n in names}
+    assert lines["7.3.6/chart-agrees"].endswith("; for n in 1..1000)")
+    assert lines["2.1/winner-claimed"].endswith("; no bound)")
+    assert "; lists of at most " in lines["9.3/mori-is-paid"]
+    assert "3 location (the default)" in lines["9.3/mori-is-paid"]
+    assert out.splitlines()[-2].startswith("slowest: ") and "s proving, processor time)" in out
+    assert main(["prove", "--format", "json", *(f"--property={n}" for n in names)]) == 0
+    props = output(capsys.readouterr().out)["runs"][0]["properties"]
+    bounds = {f"{p['clause']}/{p['label']}": p["bounds"] for p in props}
+    assert bounds["7.3.6/chart-agrees"] == ["for n in 1..1000"]
+    assert all(isinstance(p["seconds"], float) for p in props)
+
+
 def test_a_mutated_size_penalty_is_caught(
     game_copy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -47,6 +47,8 @@ class StateModel(Translator):
         self.havoc: set[str] = set()  # cells unknown when read (standing rules write them)
         self.frame: dict[str, Any] = {}  # the procedure's parameters and variables
         self.frame_types: dict[str, ast.TypeRef] = {}  # and their types
+        self.bounds_used: dict[str, int] = {}  # the most items of a list, by element type
+        self.longer_at_start = False  # a list at the set-up holds more than its bound
         # an event of another procedure, run while the invariant's own is running: the
         # invariant reads that one's parameters and variables (see invariant_frame)
         self.inv_frame: tuple[dict[str, Any], dict[str, ast.TypeRef]] | None = None
@@ -115,7 +117,10 @@ class StateModel(Translator):
 
     def bound(self, t: ast.TypeRef | None) -> int:
         name = t.name if t is not None else ""
-        return self.within.get(name, DEFAULT_BOUND)
+        n = self.within.get(name, DEFAULT_BOUND)
+        if name:
+            self.bounds_used[name] = n  # said with the proof (see InvariantProver.bounds)
+        return n
 
     def param_value(self, p: ast.Param, name: str) -> Any:
         """A parameter's or a field's value: nothing only where its default is nothing."""
@@ -280,6 +285,7 @@ class StateModel(Translator):
             longest = max((len(v.slots) for _, v in values), default=0)
             assert d.type.arg is not None
             slots = max(self.bound(d.type.arg), longest)
+            self.longer_at_start = self.longer_at_start or longest > self.bound(d.type.arg)
         c = self.fresh_cell(name, d.type, keys, slots)  # a key of nothing: unknown
 
         def put(a: Any, combo: list[Any], v: Any) -> Any:

@@ -58,6 +58,8 @@ class InvariantProver(Counterexamples):
         )
         self.used: set[str] = set()
         self.read: set[str] = set()  # the declarations read (see Outcome.reads)
+        self.bounds_used: dict[str, int] = {}  # the lists' bounds the proofs used, by type
+        self.longer_at_start = False
         self.kept: set[str] = set()  # the statements run, and those left out
         self.left_out: set[str] = set()
 
@@ -160,6 +162,8 @@ class InvariantProver(Counterexamples):
                 tr.left_out.add(where)
         self.used |= tr.used
         self.read |= tr.read
+        self.bounds_used.update(tr.bounds_used)
+        self.longer_at_start = self.longer_at_start or tr.longer_at_start
         self.kept |= tr.kept
         self.left_out |= tr.left_out
         return result, solver
@@ -536,6 +540,20 @@ class InvariantProver(Counterexamples):
                 out[where] = str(self.show(model, value))
         return out
 
+    def bounds(self) -> list[str]:
+        """The bounds the proofs assumed, as said with the outcome: the most items each list
+        of a type held (named by ``within``, or the default)."""
+        if not self.bounds_used:
+            return []
+        each = [
+            f"{n} {name}" + ("" if name in self.p.within else " (the default)")
+            for name, n in sorted(self.bounds_used.items())
+        ]
+        out = [f"lists of at most {', '.join(each)}"]
+        if self.longer_at_start:
+            out.append("the set-up's lists as long as they start")
+        return out
+
     def reached(self, tr: StepTranslator) -> None:
         """Of the checks an event the property allows makes, those it reaches read what they
         read (a check under a condition the property's case never meets reads nothing)."""
@@ -599,10 +617,18 @@ def prove_invariant(
     p: ast.Property,
     budget: Budget,
 ) -> tuple[StepOutcome, set[str], set[str], set[str]]:
-    """Prove a step invariant; the outcome, the clauses the proof used, the declarations
-    it read (see Outcome.reads), and the statements of those it left out, every time it
-    met them (see Outcome.left_out)."""
+    """Prove a step invariant; the outcome (with the bounds it assumed), the clauses the
+    proof used, the declarations it read (see Outcome.reads), and the statements of those
+    it left out, every time it met them (see Outcome.left_out)."""
     prover = InvariantProver(sym, data_values, collections, p, budget)
+    out = _prove(prover, p)
+    out[0].bounds = prover.bounds()
+    return out
+
+
+def _prove(
+    prover: InvariantProver, p: ast.Property
+) -> tuple[StepOutcome, set[str], set[str], set[str]]:
     if p.after or p.allows:
         try:
             found = prover.by_effect()

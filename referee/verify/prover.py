@@ -10,6 +10,7 @@ definition the property used.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -20,7 +21,7 @@ from referee.dsl.checker import Symbols
 from referee.spec import clause_key
 from referee.verify.common import DEFAULT_BUDGET, RLIMIT, Budget, Untranslatable
 from referee.verify.invariants import SET_UP, prove_invariant
-from referee.verify.records import record_of
+from referee.verify.records import record_of, source_of
 from referee.verify.reuse import still_same, watching
 from referee.verify.terms import Translator
 
@@ -44,8 +45,12 @@ class Outcome:
     # a step invariant: the statements of the steps it read that its proof left out each
     # time (they set or check nothing it reads), as file:start:end
     left_out: list[str] = field(default_factory=list)
+    # what a proof covers and no more: a property over definitions, its variables' domains;
+    # a step invariant, the most items each list held, and the set-up's own lists
+    bounds: list[str] = field(default_factory=list)
     record: dict[str, Any] = field(default_factory=dict)  # a failing invariant's record
     written: str = ""  # where that record was written
+    seconds: float = 0.0  # the processor time the proof took (0 for one reused)
 
     @property
     def cites(self) -> str:
@@ -66,7 +71,8 @@ class Outcome:
         if self.status in ("skipped", "unknown"):
             return f"{head}: {self.reason}"
         how = f"; {self.how}" if self.how else ""
-        return f"{head} ({self.text}{how})"
+        bounds = "".join(f"; {b}" for b in self.bounds)
+        return f"{head} ({self.text}{how}{bounds})"
 
 
 def prove(
@@ -90,6 +96,7 @@ def prove(
         props = [p for p in props if p.clause in only or f"{p.clause}/{p.name}" in only]
     out = []
     for p in props:
+        began = time.process_time()
         if not p.invariant:
             out.append(prove_one(sym, data_values, p, budget))
         elif collections is None:  # a quantifier over no locations would hold of nothing
@@ -98,7 +105,25 @@ def prove(
             )
         else:
             out.append(prove_step_invariant(sym, data_values, collections, p, budget, cache))
+        out[-1].seconds = round(time.process_time() - began, 2)
     return out
+
+
+def slowest(outcomes: list[Outcome], n: int = 3) -> str:
+    """Which proofs took longest (processor time), and the whole: a line of the output."""
+    if not outcomes:
+        return ""
+    total = sum(o.seconds for o in outcomes)
+    worst = sorted(outcomes, key=lambda o: -o.seconds)[:n]
+    each = ", ".join(f"{o.cites} {o.seconds:.1f} s" for o in worst)
+    return f"slowest: {each} (of {total:.1f} s proving, processor time)"
+
+
+def _numbers(domain: ast.Expr) -> bool:
+    """Whether a quantifier's domain is some numbers (a range, a list of them): a bound."""
+    if isinstance(domain, ast.ListLit):
+        return any(isinstance(i, (ast.IntLit, ast.Neg)) for i in domain.items)
+    return isinstance(domain, ast.Range)
 
 
 def _clause_order(clauses: set[str]) -> list[str]:
@@ -116,7 +141,7 @@ def prove_step_invariant(
     cites = f"{p.clause}/{p.name}"
     for deps, earlier in (cache or {}).get(cites, []):
         if still_same(sym, deps):
-            return replace(earlier, record=dict(earlier.record), written="")
+            return replace(earlier, record=dict(earlier.record), written="", seconds=0.0)
     seen, deps = watching(sym)
     budget = _budget(budget)
     found, used, read, left_out = prove_invariant(seen, data_values, collections, p, budget)
@@ -124,6 +149,7 @@ def prove_step_invariant(
     out.clauses = _clause_order(used | {p.clause})
     out.reads, out.left_out = sorted(read), sorted(left_out)
     out.how = found.how if found.status != "failed" else (found.where or found.how)
+    out.bounds = found.bounds
     out.reason = found.reason
     if found.status == "failed" and found.values:  # at the set-up: no event to replay
         out.counterexample = found.values
@@ -150,10 +176,14 @@ def prove_one(
         body = p.body
         # the outermost "forall" becomes free constants: a failure then has values
         if isinstance(body, ast.Quant) and body.kind == "forall":
+            ranges = []
             for b in body.binders:
                 x = tr.const(b.name, b.type, b.domain)
                 constraints.append(tr.domain(x, b.domain, free))
                 free[b.name] = x
+                if _numbers(b.domain):  # not all of a type (booleans, a side)
+                    ranges.append(f"{b.name} in {' '.join(source_of(b.domain).split())}")
+            out.bounds.append(f"for {', '.join(ranges)}" if ranges else "no bound")
             body = body.body
         goal = tr.expr(body, dict(free))
     except Untranslatable as err:

@@ -70,6 +70,7 @@ class StepOutcome:
     event: dict[str, Any] = field(default_factory=dict)
     havoc: set[str] = field(default_factory=set)
     values: dict[str, str] = field(default_factory=dict)  # a failure at the set-up: its values
+    bounds: list[str] = field(default_factory=list)  # what the proof assumed (Outcome.bounds)
 
 
 class Counterexamples:
