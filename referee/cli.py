@@ -961,7 +961,8 @@ def _positive_rlimit(text: str) -> int:
 def cmd_prove(args: argparse.Namespace) -> int:
     spec = _load(args)
     names = spec.components.names()
-    props = [d for d in spec.sym.labels.values() if isinstance(d, ast.Property)]
+    # the properties, and the standing rules (proved as properties of their own)
+    props = [d for d in spec.sym.labels.values() if isinstance(d, (ast.Property, ast.Whenever))]
     known = {f"{d.clause}/{d.name}" for d in props} | {d.clause for d in props}
     unknown = [i for i in args.property if i not in known]
     if unknown:
@@ -1030,7 +1031,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
                 lines.append(f"      rests on clauses: {', '.join(o.clauses)}")
         report.append({"run": head, "properties": [asdict(o) for o in outcomes]})
     total = sum(len(r["properties"]) for r in report)
-    if any(o["status"] == "unknown" for r in report for o in r["properties"]):
+    if any(o["reason"].startswith("z3 gave no answer") for r in report for o in r["properties"]):
         lines.append(
             f"hint: z3 had {args.timeout:g} s for each proof; a longer --timeout may let it answer"
             if args.timeout is not None
@@ -1061,7 +1062,7 @@ def _replayed_as_proved(
     return {**head, **{k: v for k, v in record.items() if k not in head}}
 
 
-def _no_such_property(name: str, props: list[ast.Property]) -> str:
+def _no_such_property(name: str, props: list[ast.Property | ast.Whenever]) -> str:
     """What to say of a --property the spec does not declare: the properties of its clause,
     or the nearest names."""
     clause = name.split("/", 1)[0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -529,7 +530,7 @@ def test_dropped_checks_and_a_lost_discard_are_caught_and_the_move_replays(
     # a bid's card goes nowhere either: the property after a bid sees it
     line = next(ln for ln in out.splitlines() if "3.3/a-bid-is-paid" in ln)
     assert "failed: counterexample after week_cycle.turn_order.bid" in line
-    assert "4 of 71 not proved" in out
+    assert "4 of 77 not proved" in out  # 71 properties and 6 standing rules
     record = folder / "7.3.1-segment-used-once-printing-gmt-later.yaml"
     # the stack goes out and back along one road: under the mutated spec it may, and the
     # road is used twice
@@ -677,6 +678,64 @@ def test_a_deck_short_of_a_card_at_the_set_up_fails_cards_conserved_there(
     assert main(["prove", "--spec", str(game_copy), "--property", "3.3/cards-conserved"]) == 1
     line = next(ln for ln in capsys.readouterr().out.splitlines() if "cards-conserved" in ln)
     assert "failed: counterexample at the set-up: s = " in line and "draw_pile(" in line
+
+
+def test_standing_rules_are_proved_and_an_overrun_that_destroys_nothing_fails(
+    game_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each standing rule is a property of its own: its body leaves it no longer due, and
+    the rules settle within a stated number of firings. An overrun that leaves the enemy's
+    blocks where they stand is still due after it runs: it fails, and the invariant proved
+    by the standing rules (no-overrun-left) is no longer proved, for it rests on it."""
+    assert main(["prove", "--spec", str(game_copy), "--property", "7.4.2"]) == 0
+    out = capsys.readouterr().out
+    line = next(ln for ln in out.splitlines() if "  7.4.2/overrun " in ln)
+    assert "proved (" in line and "after its body runs, it is no longer due at its values" in line
+    assert re.search(r"the standing rules settle within \d+ firings", line)
+    assert "by the standing rules, resting on 7.4.2/overrun" in out
+    edit(
+        movement_rules(game_copy),
+        "    set units_at(l, enemy) = []\n",
+        "    set units_at(l, enemy) = units_at(l, enemy)\n",
+    )
+    assert main(["prove", "--spec", str(game_copy), "--property", "7.4.2"]) == 1
+    out = capsys.readouterr().out
+    line = next(ln for ln in out.splitlines() if "  7.4.2/overrun " in ln)
+    assert "failed: after its body runs, it is still due: counterexample l = " in line
+    assert "units_at(" in line
+    assert (
+        "7.4.2/no-overrun-left                    unknown: rests on the standing rules"
+        " 7.4.2/overrun (failed)" in out
+    )
+    assert "hint:" not in out  # not a matter of z3's budget
+
+
+def test_standing_rules_that_trigger_each_other_forever_do_not_settle(
+    mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each rule's body makes its own condition false, but makes the other's true: the
+    referee would run them forever; neither is proved to settle."""
+    game = mini_game(
+        'game g "G"\nprinting p "P" base\n'
+        'clause 1.1 "One"\n'
+        "  state x: int = 1\n"
+        "  state y: int = 1\n"
+        '  whenever [up] "x rises" when x == 0 do\n'
+        "    set x = 1\n"
+        "    set y = 0\n"
+        "  end\n"
+        '  whenever [down] "y rises" when y == 0 do\n'
+        "    set y = 1\n"
+        "    set x = 0\n"
+        "  end\n"
+        "end\n"
+    )
+    assert main(["prove", "--spec", str(game)]) == 1
+    out = capsys.readouterr().out
+    for rule in ("1.1/up", "1.1/down"):
+        line = next(ln for ln in out.splitlines() if rule in ln)
+        assert "failed: it lies on a cycle of rules that may trigger" in line
+    assert out.rstrip().splitlines()[-1] == "2 of 2 not proved: 1.1/up failed; 1.1/down failed"
 
 
 def test_a_proof_reads_only_what_it_needs(spec: Spec) -> None:

@@ -351,6 +351,8 @@ class StateModel(Translator):
         c = self.cell(name)
         keys = [self.unwrap(a) for a in args]
         g = self.guard
+        if isinstance(value, Absent):  # set x = nothing
+            value = self.nothing_of(c.decl_type)
 
         def store(a: Any, v: Any) -> Any:
             if not keys:

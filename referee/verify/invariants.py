@@ -532,10 +532,11 @@ class InvariantProver(Counterexamples):
         self, tr: StepTranslator, model: z3.ModelRef, at: dict[str, Any]
     ) -> dict[str, str]:
         """The values a failure at the set-up shows: the invariant's own variables, then the
-        cells it reads as the game starts, at the keys those name."""
+        cells it reads as the game starts (or as the position was), at the keys those name."""
         out = {k: str(self.show(model, v)) for k, v in at.items()}
+        small = {k for _, consts in tr.sorts.values() if len(consts) <= SMALL_ENUM for k in consts}
         for name, keys, value, _ in self.entries(tr, tr.initial):
-            if name in self.inv_reads and all(k in self.looked for k in keys):
+            if name in self.inv_reads and all(k in self.looked or k in small for k in keys):
                 where = f"{name}({', '.join(keys)})" if keys else name
                 out[where] = str(self.show(model, value))
         return out

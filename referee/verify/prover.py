@@ -19,10 +19,11 @@ import z3
 from referee.dsl import ast
 from referee.dsl.checker import Symbols
 from referee.spec import clause_key
-from referee.verify.common import DEFAULT_BUDGET, RLIMIT, Budget, Untranslatable
+from referee.verify.common import DEFAULT_BUDGET, RLIMIT, Budget, Untranslatable, read_key
 from referee.verify.invariants import SET_UP, prove_invariant
 from referee.verify.records import record_of, source_of
 from referee.verify.reuse import still_same, watching
+from referee.verify.standing import prove_standing
 from referee.verify.terms import Translator
 
 
@@ -51,6 +52,8 @@ class Outcome:
     record: dict[str, Any] = field(default_factory=dict)  # a failing invariant's record
     written: str = ""  # where that record was written
     seconds: float = 0.0  # the processor time the proof took (0 for one reused)
+    kind: str = "property"  # or "standing rule": what its body achieves, that the rules settle
+    rests_on: list[str] = field(default_factory=list)  # the standing rules its proof read
 
     @property
     def cites(self) -> str:
@@ -62,6 +65,9 @@ class Outcome:
             where = f"; written to {self.written}" if self.written else ""
             clauses = ", ".join(self.clauses)
             return f"{head}: counterexample after {self.how} (clauses {clauses}){where}"
+        if self.status == "failed" and self.kind == "standing rule":
+            values = ", ".join(f"{k} = {v}" for k, v in self.counterexample.items())
+            return f"{head}: {self.reason}" + (f": counterexample {values}" if values else "")
         if self.status == "failed":
             values = ", ".join(f"{k} = {v}" for k, v in self.counterexample.items())
             what = f"counterexample {values}" if values else "false as stated"
@@ -71,6 +77,8 @@ class Outcome:
         if self.status in ("skipped", "unknown"):
             return f"{head}: {self.reason}"
         how = f"; {self.how}" if self.how else ""
+        if self.how.startswith("by the standing rules") and self.rests_on:
+            how += f", resting on {', '.join(self.rests_on)}"
         bounds = "".join(f"; {b}" for b in self.bounds)
         return f"{head} ({self.text}{how}{bounds})"
 
@@ -94,6 +102,9 @@ def prove(
     props = [d for d in sym.labels.values() if isinstance(d, ast.Property)]
     if only:
         props = [p for p in props if p.clause in only or f"{p.clause}/{p.name}" in only]
+    rules = [
+        w for w in sym.standing if not only or w.clause in only or f"{w.clause}/{w.name}" in only
+    ]
     out = []
     for p in props:
         began = time.process_time()
@@ -106,7 +117,56 @@ def prove(
         else:
             out.append(prove_step_invariant(sym, data_values, collections, p, budget, cache))
         out[-1].seconds = round(time.process_time() - began, 2)
+    keys = {read_key(f"{w.clause}/{w.name}") for w in sym.standing}
+    resting = any(k.split(" [")[0] in keys for o in out for k in o.reads)
+    if collections is not None and (rules or resting):
+        out = _resting(out, _standing(sym, data_values, collections, budget, rules))
+    order = {k: i for i, k in enumerate(sym.labels)}
+    return sorted(out, key=lambda o: order.get(o.cites, len(order)))
+
+
+def _standing(
+    sym: Symbols,
+    data_values: dict[str, set[str]],
+    collections: dict[str, list[dict[str, Any]]],
+    budget: Budget,
+    shown: list[ast.Whenever],
+) -> list[Outcome]:
+    """Each standing rule's proofs (see standing.py), as outcomes; those not in ``shown``
+    marked as such (``seconds`` < 0: proved for the properties that rest on them)."""
+    began = time.process_time()
+    found = prove_standing(sym, data_values, collections, budget)
+    out = []
+    for r in found:
+        o = Outcome(r.rule.clause, r.rule.name, r.rule.text, r.status, reason=r.reason)
+        o.how, o.bounds = r.how, r.bounds
+        o.counterexample = r.values
+        o.clauses, o.reads = _clause_order(r.clauses), sorted(r.reads)
+        o.kind = "standing rule"
+        o.seconds = round((time.process_time() - began) / max(1, len(found)), 2)
+        if r.rule not in shown:
+            o.seconds = -1.0
+        out.append(o)
     return out
+
+
+def _resting(outcomes: list[Outcome], rules: list[Outcome]) -> list[Outcome]:
+    """A proof that read a standing rule (the position at rest once the rules are done)
+    rests on that rule's own proofs: proved only where they are. The rules' outcomes join
+    the list where asked for."""
+    by_key = {read_key(o.cites, ""): o for o in rules}
+    for o in outcomes:
+        rests = sorted({r.cites for key in o.reads for r in [by_key.get(key.split(" [")[0])] if r})
+        if not rests:
+            continue
+        o.rests_on = rests
+        weak = [by_key[c] for c in rests if by_key[c].status != "proved"]
+        if o.status == "proved" and weak:
+            o.status = "unknown"
+            o.reason = "rests on the standing rules " + ", ".join(
+                f"{r.cites} ({r.status})" for r in weak
+            )
+    return outcomes + [r for r in rules if r.seconds >= 0]
 
 
 def slowest(outcomes: list[Outcome], n: int = 3) -> str:
