@@ -1004,6 +1004,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
             cache=cache,
             only=set(args.property),
             rlimit=args.rlimit,
+            least_reads=False,  # reads that suffice (the mutation tool asks for the least)
         )
         runs_outcomes.append(outcomes)
         head = title or f"printing {printing}"

@@ -140,7 +140,7 @@ class InvariantProver(Counterexamples):
         """Whether the goal (a counterexample) can hold. Proved, the checks and standing
         rules the proof did not need (outside z3's unsat core) count as left out."""
         solver = self.budget.solver()
-        solver.set("core.minimize", True)
+        solver.set("core.minimize", self.budget.least_reads)
         solver.add(*tr.assumptions)
         solver.add(goal)
         indicators = [t[0] for t in tr.tracked]
@@ -192,7 +192,9 @@ class InvariantProver(Counterexamples):
         return best[1]
 
     # ------------------------------------------------------------ the two ways
-    def by_standing_rules(self) -> StepOutcome:
+    def by_standing_rules(self, show: bool = True) -> StepOutcome:
+        """Proved when every position at rest satisfies the invariant; failed otherwise,
+        with (``show``) the position and an idle event that shows it."""
         tr = self.translator()
         proc = self.var_procedure()
         if proc is not None:
@@ -210,7 +212,7 @@ class InvariantProver(Counterexamples):
         out = StepOutcome("failed" if result == z3.sat else "unknown", "standing rules")
         if result == z3.sat:
             out.model = solver.model()
-            if event is not None:
+            if event is not None and show:
                 t, step = event
                 self.looked = set()
                 self.look(out.model, list(at.values()))
@@ -637,22 +639,25 @@ def _prove(
             found = StepOutcome("skipped", reason=f"cannot translate {err}")
         return found, prover.used, prover.read, prover.left_out - prover.kept
     try:
-        first = prover.by_standing_rules()
+        # (its counterexample is built only if it is the one shown: see below)
+        first = prover.by_standing_rules(show=False)
         # the clauses and declarations of that way alone
         standing = set(prover.used), set(prover.read), prover.left_out - prover.kept
         if first.status == "proved":
             return first, *standing
         second = prover.by_induction()
+        # where the standing rules govern what the invariant reads, or the steps gave no
+        # position, the standing rules' counterexample (a position, and an idle event)
+        if (
+            second.status == "failed"
+            and not second.values  # a failure at the set-up is shown as such
+            and first.status == "failed"
+            and (not second.position or prover.inv_reads & prover.havoc_cells)
+        ):
+            first = prover.by_standing_rules()
+            if first.position:
+                return first, *standing
     except Untranslatable as err:
         out = StepOutcome("skipped", reason=f"cannot translate {err}")
         return out, prover.used, prover.read, prover.left_out - prover.kept
-    # where the standing rules govern what the invariant reads, or the steps gave no
-    # position, the standing rules' counterexample (a position, and an idle event)
-    if (
-        second.status == "failed"
-        and not second.values  # a failure at the set-up is shown as such
-        and first.position
-        and (not second.position or prover.inv_reads & prover.havoc_cells)
-    ):
-        return first, *standing
     return second, prover.used, prover.read, prover.left_out - prover.kept

@@ -91,14 +91,16 @@ def prove(
     cache: dict[str, list[tuple[dict[tuple[str, str], Any], Outcome]]] | None = None,
     only: set[str] | None = None,
     rlimit: int = RLIMIT,
+    least_reads: bool = True,
 ) -> list[Outcome]:
     """Prove every property of the spec (with ``only``, those it names by clause/label or
     by clause); one Outcome each, in clause order. A step
     invariant needs the components' items (``collections``). With a ``cache`` (one per
     spec: proving under several overlay sets), a step invariant whose proof read only
     declarations that are the same as in an earlier proof keeps that proof's outcome. Each
-    solver call may do ``rlimit`` units of z3's work, and take ``timeout_ms`` where given."""
-    budget = Budget(rlimit, timeout_ms)
+    solver call may do ``rlimit`` units of z3's work, and take ``timeout_ms`` where given;
+    with ``least_reads`` off, a proof's reads are a set that suffices, not the least."""
+    budget = Budget(rlimit, timeout_ms, least_reads)
     props = [d for d in sym.labels.values() if isinstance(d, ast.Property)]
     if only:
         props = [p for p in props if p.clause in only or f"{p.clause}/{p.name}" in only]
