@@ -60,7 +60,8 @@ class StateModel(Translator):
         self.guard: Any = z3.BoolVal(True)
         self.missed: set[str] = set()  # what could not be translated, said in a reason
         self.item_sorts: dict[str, tuple[z3.SortRef, dict[str, z3.ExprRef]]] = {}
-        self.data_cache: dict[tuple[str, tuple[str, ...], int], Any] = {}
+        self.data_fns: dict[tuple[str, tuple[str, ...]], Any] = {}  # see data_value
+        self.fn_bounds: dict[str, tuple[int, int]] = {}  # such a function's least and most
         self.initial: dict[str, Cell] = {}  # each cell as the position before had it
         # the cells the standing rules may set: unknown when read once the event has
         # written something (before that, the position was at rest)
@@ -471,26 +472,27 @@ class StateModel(Translator):
     # ------------------------------------------------------------ components
     def data_value(self, item: Item, path: tuple[str, ...], t: ast.TypeRef) -> Any:
         """A scalar field of a component's item: the item's own value when the item is
-        known, else a chain of ``If`` over the items (built once for each item term)."""
-        key = (item.coll, path, item.term.get_id())
-        if key in self.data_cache:
-            return self.data_cache[key]
+        known, else a function of the item, given once its value at each item (and nothing
+        at nothing), which z3 reads as a table."""
         table = self.data_table(item.coll, path, t)
         name = str(item.term) if z3.is_const(item.term) else ""
         if name in table:
-            out = table[name]
-        else:
-            default = self.nothing_of(t) if t.name not in ("int", "bool") else None
-            if default is None:
-                default = z3.Function(
-                    f"{item.coll}.{'.'.join(path)}", item.term.sort(), self.sort_of(t)
-                )(item.term)
-            out = self.unwrap(default)
+            return table[name]
+        key = (item.coll, path)
+        if key not in self.data_fns:
+            self.fresh += 1
+            fn = z3.Function(
+                f"{item.coll}.{'.'.join(path)}~{self.fresh}", item.term.sort(), self.sort_of(t)
+            )
             _, consts = self.item_sort(item.coll)
-            for k, v in table.items():
-                out = z3.If(item.term == consts[k], v, out)
-        self.data_cache[key] = out
-        return out
+            self.assumptions += [fn(consts[k]) == v for k, v in table.items()]
+            if t.name not in ("int", "bool"):
+                self.assumptions.append(fn(consts[NOTHING]) == self.unwrap(self.nothing_of(t)))
+            numbers = [v.as_long() for v in table.values() if z3.is_int_value(v)]
+            if t.name == "int" and numbers and len(numbers) == len(table):
+                self.fn_bounds[fn.name()] = (min(numbers), max(numbers))  # see term_bounds
+            self.data_fns[key] = fn
+        return self.data_fns[key](item.term)
 
     def data_table(self, coll: str, path: tuple[str, ...], t: ast.TypeRef) -> dict[str, Any]:
         """Each item's value at a field path, by the item's name."""

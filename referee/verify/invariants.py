@@ -31,6 +31,7 @@ from referee.verify.steps import StepTranslator
 from referee.verify.values import NOTHING, SLIPS, SMALL_ENUM, Item, SList, Unknown, scalars
 
 SET_UP = "the set-up"
+_DUE_AT_START: list[Any] = []  # the symbols last asked, and whether a rule is due at the start
 
 
 class InvariantProver(Counterexamples):
@@ -316,6 +317,10 @@ class InvariantProver(Counterexamples):
         enter = proc.steps[0].enter if proc.steps else []
         setup = Transition(SET_UP, proc, None, enter, decl=f"{proc.name}/{proc.steps[0].name}")
         out = self.one_transition(setup, True, setup=True)
+        if out.status == "failed" and not writes(enter, self.sym) and not self.due_at_start():
+            # what the standing rules write was unknown: none fires, the entry writing
+            # nothing and none being due where the game starts
+            out = self.one_transition(setup, True, setup=True, quiet=True)
         if out.status == "proved":
             out.how = f"from the set-up ({assumed})"
         return out
@@ -382,6 +387,7 @@ class InvariantProver(Counterexamples):
         all_checks: bool = False,
         outer: ast.Procedure | None = None,
         setup: bool = False,
+        quiet: bool = False,
     ) -> StepOutcome:
         tr = self.translator()
         tr.at_start = setup  # the position before: the set-up (see at_start)
@@ -444,8 +450,9 @@ class InvariantProver(Counterexamples):
                 goal = z3.Or(
                     not_theirs, z3.Not(z3.And(*[z3.Implies(g, c) for g, c, *_ in tr.collected]))
                 )
-            # the standing rules, once the event's statements are done
-            for w in [] if allowing else self.sym.standing:
+            # the standing rules, once the event's statements are done (``quiet``: none
+            # fires at the set-up, see at_start)
+            for w in [] if allowing or quiet else self.sym.standing:
                 ws = self.standing_writes[f"{w.clause}/{w.name}"]
                 if ends_game(w.body):
                     tr.fresh += 1
@@ -529,6 +536,29 @@ class InvariantProver(Counterexamples):
                 out.event = self.event(tr, model, t, step, env)
         out.havoc = set(tr.missed)
         return out
+
+    def due_at_start(self) -> bool:
+        """Whether a standing rule may be due where the game starts (each cell at its
+        declared starting value), for some values of its parameters: asked once a spec."""
+        if _DUE_AT_START and _DUE_AT_START[0] is self.sym:
+            return bool(_DUE_AT_START[1])
+        due = False
+        for w in self.sym.standing:
+            tr = self.translator()
+            tr.at_start = True
+            try:
+                env = {prm.name: tr.something(prm.type, prm.name) for prm in w.params}
+                goal = tr.expr(w.cond, env)
+            except (Untranslatable, *SLIPS):
+                due = True
+                break
+            solver = self.budget.solver()
+            solver.add(*tr.assumptions, goal)
+            if solver.check() != z3.unsat:
+                due = True
+                break
+        _DUE_AT_START[:] = [self.sym, due]
+        return due
 
     def start_values(
         self, tr: StepTranslator, model: z3.ModelRef, at: dict[str, Any]

@@ -132,7 +132,7 @@ class StepTranslator(StateModel):
             if b - a > 4096:
                 raise Untranslatable("a range of more than 4096 numbers")
             return SList([(z3.BoolVal(True), z3.IntVal(i)) for i in range(a, b + 1)])
-        top, bottom = term_bounds(hi)[1], term_bounds(lo)[0]
+        top, bottom = term_bounds(hi, self.fn_bounds)[1], term_bounds(lo, self.fn_bounds)[0]
         if top is None or bottom is None:
             raise Untranslatable("a range whose ends the model does not bound")
         if top - bottom > 4096:
@@ -242,7 +242,7 @@ class StepTranslator(StateModel):
                 raise Untranslatable(f"the {name} of an empty list")
             return out
         if name == "repeat" and len(args) == 2:
-            top = term_bounds(z3.simplify(args[1]))[1]
+            top = term_bounds(z3.simplify(args[1]), self.fn_bounds)[1]
             if top is None or top > MAX_REPEAT:
                 raise Untranslatable("repeat of a number the model does not bound")
             return SList([(z3.IntVal(k) < args[1], args[0]) for k in range(max(0, top))])

@@ -100,16 +100,22 @@ def copy_cell(c: Cell) -> Cell:
 
 
 def term_bounds(
-    t: Any, memo: dict[int, tuple[int | None, int | None]] | None = None
+    t: Any,
+    known: dict[str, tuple[int, int]] | None = None,
+    memo: dict[int, tuple[int | None, int | None]] | None = None,
 ) -> tuple[int | None, int | None]:
     """The least and the greatest value an integer term can take, from its shape (lists'
-    sizes are sums of ``If(present, 1, 0)``); None where the shape does not say. Only the
-    arithmetic is walked (an ``If``'s condition is not), each shared term once."""
+    sizes are sums of ``If(present, 1, 0)``; ``known``: functions' least and greatest
+    values, by name); None where the shape does not say. Only the arithmetic is walked (an
+    ``If``'s condition is not), each shared term once."""
+    known = {} if known is None else known
     memo = {} if memo is None else memo
     if z3.is_int_value(t):
         return t.as_long(), t.as_long()
     if not z3.is_app(t):
         return None, None
+    if t.decl().name() in known:
+        return known[t.decl().name()]
     k = t.decl().kind()
     if k not in (z3.Z3_OP_ITE, z3.Z3_OP_ADD, z3.Z3_OP_SUB, z3.Z3_OP_UMINUS):
         return None, None
@@ -119,26 +125,26 @@ def term_bounds(
     kids = t.children()
     out: tuple[int | None, int | None] = (None, None)
     if k == z3.Z3_OP_ITE:
-        (a, b), (c, d) = term_bounds(kids[1], memo), term_bounds(kids[2], memo)
+        (a, b), (c, d) = term_bounds(kids[1], known, memo), term_bounds(kids[2], known, memo)
         out = (
             min(a, c) if a is not None and c is not None else None,
             max(b, d) if b is not None and d is not None else None,
         )
     elif k == z3.Z3_OP_ADD:
-        each = [term_bounds(c, memo) for c in kids]
+        each = [term_bounds(c, known, memo) for c in kids]
         los, his = [x for x, _ in each], [y for _, y in each]
         out = (
             None if None in los else sum(x for x in los if x is not None),
             None if None in his else sum(y for y in his if y is not None),
         )
     elif k == z3.Z3_OP_SUB and len(kids) == 2:
-        (a, b), (c, d) = term_bounds(kids[0], memo), term_bounds(kids[1], memo)
+        (a, b), (c, d) = term_bounds(kids[0], known, memo), term_bounds(kids[1], known, memo)
         out = (
             a - d if a is not None and d is not None else None,
             b - c if b is not None and c is not None else None,
         )
     elif k == z3.Z3_OP_UMINUS:
-        a, b = term_bounds(kids[0], memo)
+        a, b = term_bounds(kids[0], known, memo)
         out = (-b if b is not None else None, -a if a is not None else None)
     memo[key] = out
     return out
