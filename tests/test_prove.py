@@ -372,6 +372,14 @@ def test_a_counterexample_names_the_values_that_break_the_rule(
     assert tie["clauses"] == ["8.2.1"]
 
 
+# a property z3 cannot answer within a small budget
+CUBES = (
+    '  property [cubes] "no cube is the sum of two":\n'
+    "    forall x: int in 1..1000000000, y: int in 1..1000000000, z: int in 1..1000000000:\n"
+    "      x * x * x + y * y * y != z * z * z\n"
+)
+
+
 def test_every_failure_skip_and_unknown_is_named_and_exits_1(
     mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -381,10 +389,8 @@ def test_every_failure_skip_and_unknown_is_named_and_exits_1(
         '  property [holds] "half of an even number, twice, is the number":\n'
         "    forall n: int in 0..50: 2 * half(2 * n) == 2 * n\n"
         '  property [wrong] "half rounds up": forall n: int in 0..50: 2 * half(n) >= n\n'
-        '  property [cubes] "no cube is the sum of two":\n'
-        "    forall x: int in 1..1000000000, y: int in 1..1000000000, z: int in 1..1000000000:\n"
-        "      x * x * x + y * y * y != z * z * z\n"
-        "end\n"
+        + CUBES
+        + "end\n"
     )
     assert main(["prove", "--spec", str(game), "--timeout", "0.3"]) == 1
     out = capsys.readouterr().out
@@ -410,13 +416,7 @@ def test_the_default_budget_is_z3_s_work_not_time() -> None:
 def test_a_proof_out_of_work_is_unknown_and_says_its_rlimit(
     mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    game = mini_game(
-        'clause 1.1 "One"\n'
-        '  property [cubes] "no cube is the sum of two":\n'
-        "    forall x: int in 1..1000000000, y: int in 1..1000000000, z: int in 1..1000000000:\n"
-        "      x * x * x + y * y * y != z * z * z\n"
-        "end\n"
-    )
+    game = mini_game('clause 1.1 "One"\n' + CUBES + "end\n")
     assert main(["prove", "--spec", str(game), "--rlimit", "20_000"]) == 1
     out = capsys.readouterr().out
     assert "1.1/cubes                                unknown: z3 gave no answer (" in out

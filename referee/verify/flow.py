@@ -232,34 +232,16 @@ def has_check(stmts: list[ast.Stmt]) -> bool:
     return False
 
 
-def started(stmts: list[ast.Stmt], sym: Symbols, seen: set[str]) -> set[str]:
-    """The procedures the statements start (`do`), through the routines they run."""
-    out: set[str] = set()
-    for st in stmts:
-        if isinstance(st, ast.IfStmt):
-            out |= started(st.then, sym, seen) | started(st.orelse, sym, seen)
-        elif isinstance(st, ast.ForStmt):
-            out |= started(st.body, sym, seen)
-        elif isinstance(st, ast.DoStmt) and st.name not in seen:
-            seen.add(st.name)
-            callee = sym.actions.get(st.name)
-            if isinstance(callee, ast.Procedure):
-                out.add(st.name)
-            elif isinstance(callee, ast.Routine):
-                out |= started(callee.body, sym, seen)
-    return out
-
-
 def beneath(proc: ast.Procedure, sym: Symbols) -> set[str]:
     """The procedures that may run at any moment while the procedure runs: those the
     standing rules start, and those they start, and so on. (One the procedure starts itself
     runs at a point of its own steps, a battle's follow-on combat, say; an invariant speaks
     of the procedure's variables while they are its own, not while such a one runs.)"""
     procs = sym.procedures()
-    found = started([st for w in sym.standing for st in w.body], sym, set())
+    found = starts_in([st for w in sym.standing for st in w.body], sym)
     todo = list(found)
     while todo:
-        more = started(procedure_statements(procs[todo.pop()]), sym, set()) - found
+        more = starts_in(procedure_statements(procs[todo.pop()]), sym) - found
         found |= more
         todo += more
     found.discard(proc.name)
