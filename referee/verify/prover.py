@@ -22,8 +22,8 @@ from referee.spec import clause_key
 from referee.verify.common import DEFAULT_BUDGET, RLIMIT, Budget, Untranslatable, read_key
 from referee.verify.invariants import SET_UP, prove_invariant
 from referee.verify.records import record_of, source_of
-from referee.verify.reuse import still_same, watching
-from referee.verify.standing import prove_standing
+from referee.verify.reuse import still_same, token, watching
+from referee.verify.standing import prove_standing, standing_within
 from referee.verify.terms import Translator
 
 
@@ -88,7 +88,7 @@ def prove(
     data_values: dict[str, set[str]],
     timeout_ms: int | None = None,
     collections: dict[str, list[dict[str, Any]]] | None = None,
-    cache: dict[str, list[tuple[dict[tuple[str, str], Any], Outcome]]] | None = None,
+    cache: dict[str, list[tuple[dict[tuple[str, str], Any], Any]]] | None = None,
     only: set[str] | None = None,
     rlimit: int = RLIMIT,
     least_reads: bool = True,
@@ -122,7 +122,7 @@ def prove(
     keys = {read_key(f"{w.clause}/{w.name}") for w in sym.standing}
     resting = any(k.split(" [")[0] in keys for o in out for k in o.reads)
     if collections is not None and (rules or resting):
-        out = _resting(out, _standing(sym, data_values, collections, budget, rules))
+        out = _resting(out, _standing(sym, data_values, collections, budget, rules, cache))
     order = {k: i for i, k in enumerate(sym.labels)}
     return sorted(out, key=lambda o: order.get(o.cites, len(order)))
 
@@ -133,11 +133,23 @@ def _standing(
     collections: dict[str, list[dict[str, Any]]],
     budget: Budget,
     shown: list[ast.Whenever],
+    cache: dict[str, list[tuple[dict[tuple[str, str], Any], Any]]] | None = None,
 ) -> list[Outcome]:
     """Each standing rule's proofs (see standing.py), as outcomes; those not in ``shown``
-    marked as such (``seconds`` < 0: proved for the properties that rest on them)."""
+    marked as such (``seconds`` < 0: proved for the properties that rest on them). With a
+    ``cache``, proofs that read only declarations the same as an earlier run's are kept."""
     began = time.process_time()
-    found = prove_standing(sym, data_values, collections, budget)
+    # the rules themselves and the bounds of their proofs, beside what the proofs looked up
+    rules = (tuple(token(w) for w in sym.standing), tuple(sorted(standing_within(sym).items())))
+    for deps, (were, earlier) in (cache or {}).get(STANDING, []):
+        if were == rules and still_same(sym, deps):
+            found = earlier
+            break
+    else:
+        seen, deps = watching(sym)
+        found = prove_standing(seen, data_values, collections, budget)
+        if cache is not None:
+            cache.setdefault(STANDING, []).append((deps, (rules, found)))
     out = []
     for r in found:
         o = Outcome(r.rule.clause, r.rule.name, r.rule.text, r.status, reason=r.reason)
@@ -150,6 +162,9 @@ def _standing(
             o.seconds = -1.0
         out.append(o)
     return out
+
+
+STANDING = "~standing rules"  # the cache's key for the standing rules' proofs
 
 
 def _resting(outcomes: list[Outcome], rules: list[Outcome]) -> list[Outcome]:

@@ -13,7 +13,7 @@ from referee.dsl.checker import Symbols
 _WATCHED = ("values", "labels", "dropped", "exceptions")
 
 
-def _token(v: Any) -> Any:
+def token(v: Any) -> Any:
     """What identifies a declaration across overlay sets: the overlay that put it in force
     (its copy is new each time), or the declaration itself."""
     if v is None:
@@ -33,16 +33,16 @@ class _Watched(dict[str, Any]):
         self.table, self.deps = table, deps
 
     def __getitem__(self, key: str) -> Any:
-        self.deps[(self.table, key)] = _token(dict.get(self, key))
+        self.deps[(self.table, key)] = token(dict.get(self, key))
         return super().__getitem__(key)
 
     def get(self, key: str, default: Any = None) -> Any:
-        self.deps[(self.table, key)] = _token(dict.get(self, key))
+        self.deps[(self.table, key)] = token(dict.get(self, key))
         return super().get(key, default)
 
     def __contains__(self, key: object) -> bool:
         if isinstance(key, str):
-            self.deps[(self.table, key)] = _token(dict.get(self, key))
+            self.deps[(self.table, key)] = token(dict.get(self, key))
         return super().__contains__(key)
 
 
@@ -57,4 +57,4 @@ def watching(sym: Symbols) -> tuple[Symbols, dict[tuple[str, str], Any]]:
 
 def still_same(sym: Symbols, deps: dict[tuple[str, str], Any]) -> bool:
     """Whether every declaration a proof read is the same under these symbols."""
-    return all(_token(getattr(sym, t).get(k)) == v for (t, k), v in deps.items())
+    return all(token(getattr(sym, t).get(k)) == v for (t, k), v in deps.items())
