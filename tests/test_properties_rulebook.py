@@ -37,8 +37,8 @@ BREAKS = [
         MOVE,
         "          for r in roads do\n",
         "          for r in take(roads, 2) do\n",
-        "7.3.1/last-segment-counted",
-        "legal",
+        "7.3.1/segment-used-once",
+        "missed",
     ),
     (
         "leadership-never-counted",
