@@ -863,7 +863,9 @@ def test_prove_proves_the_properties_named(capsys: pytest.CaptureFixture[str]) -
     # a wrong label: the clause's own properties; a bare label: the one it belongs to
     assert main(["prove", "--property", "7.3.1/segment-once"]) == 2
     err = capsys.readouterr().err
-    assert "no property '7.3.1/segment-once'; clause 7.3.1 declares 7.3.1/a-bonus-is-counted," in err
+    assert (
+        "no property '7.3.1/segment-once'; clause 7.3.1 declares 7.3.1/a-bonus-is-counted," in err
+    )
     assert err.rstrip().endswith("7.3.1/segment-used-once")
     assert main(["prove", "--property", "segment-used-once"]) == 2
     assert "did you mean '7.3.1/segment-used-once'?" in capsys.readouterr().err
