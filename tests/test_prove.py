@@ -530,7 +530,10 @@ def test_dropped_checks_and_a_lost_discard_are_caught_and_the_move_replays(
     # a bid's card goes nowhere either: the property after a bid sees it
     line = next(ln for ln in out.splitlines() if "3.3/a-bid-is-paid" in ln)
     assert "failed: counterexample after week_cycle.turn_order.bid" in line
-    assert "4 of 77 not proved" in out  # 71 properties and 6 standing rules
+    # and a reinforcement draws from the discards it never made: fewer cards than due
+    line = next(ln for ln in out.splitlines() if "6.2/reinforcement-counts" in ln)
+    assert "failed: counterexample after week_cycle.reinforcement.reinforce" in line
+    assert "5 of 89 not proved" in out  # 83 properties and 6 standing rules
     record = folder / "7.3.1-segment-used-once-printing-gmt-later.yaml"
     # the stack goes out and back along one road: under the mutated spec it may, and the
     # road is used twice
@@ -770,6 +773,19 @@ AFTER_ACTIONS = {
     "7.3.1/moved-where-they-end",
     "4.2/moves-claim",
     "9.3/mori-is-paid",
+    # issue 34: the rulebook's claims, written apart from the definitions they check
+    "2.2/points-as-counted",
+    "6.2/reinforcement-counts",
+    "6.2/reinforcement-blocks",
+    "6.3/higher-bid-chooses",
+    "7.3.1/moves-keep-the-rules",
+    "8.2.2/deploys-its-mon",
+    "8.3.3/impact-as-scored",
+    "8.5/defender-waits-while-leading",
+    "8.8.1/the-loser-retreats",
+    "8.8.4/two-stay-inside",
+    "8.9.6/besieged-never-leave",
+    "9.1/hideyori-falls-last",
 }
 
 
@@ -823,10 +839,11 @@ def test_what_an_event_leaves_undone_fails_a_property_after_its_action(
 # The properties that an action is allowed: a case the rules must let through.
 ALLOWED = {
     "6.3/a-bid-is-allowed",
-    "7.1/limited-for-a-card",
+    "7.1/a-degree-is-bought",
     "7.1/a-cycle-is-allowed",
     "7.2/a-muster-is-allowed",
     "7.3.1/a-step-is-allowed",
+    "7.3.1/a-bonus-is-counted",
 }
 
 
@@ -877,7 +894,10 @@ def test_a_stricter_rule_fails_a_property_that_an_action_is_allowed(
     assert main(["prove", "--spec", str(game_copy), "--counterexample-dir", str(folder)]) == 1
     out = capsys.readouterr().out
     failed = [ln.split()[0] for ln in out.splitlines() if "failed: counterexample" in ln]
-    assert sorted(failed) == sorted(m[3] for m in STRICTER)
+    # besides, five blocks with a bonus no longer move (7.3.1/a-bonus-is-counted), and a
+    # muster allowed goes where the mon is the other side's (7.2/muster-as-told)
+    also = ["7.2/muster-as-told", "7.3.1/a-bonus-is-counted"]
+    assert sorted(failed) == sorted([m[3] for m in STRICTER] + also)
     for _, _, _, failing, cited in STRICTER:
         record = folder / f"{failing.replace('/', '-')}-printing-gmt-later.yaml"
         assert main(["check", "--spec", str(game_copy), str(record)]) == 1
@@ -1011,8 +1031,13 @@ def test_prove_proves_the_properties_named(capsys: pytest.CaptureFixture[str]) -
     assert main(["prove", "--property", "7.3.1/a-step-is-allowed", "--property", "6.3"]) == 0
     out = capsys.readouterr().out
     shown = [ln.split()[0] for ln in out.splitlines() if ln.startswith("  ")]
-    assert shown == ["6.3/one-bid-each", "6.3/a-bid-is-allowed", "7.3.1/a-step-is-allowed"]
-    assert out.splitlines()[-1] == "all 3 proved"
+    assert shown == [
+        "6.3/one-bid-each",
+        "6.3/higher-bid-chooses",
+        "6.3/a-bid-is-allowed",
+        "7.3.1/a-step-is-allowed",
+    ]
+    assert out.splitlines()[-1] == "all 4 proved"
     assert main(["prove", "--property", "9.9/nothing"]) == 2
     err = capsys.readouterr().err
     assert "no property '9.9/nothing' (name one as clause/label" in err
@@ -1020,7 +1045,9 @@ def test_prove_proves_the_properties_named(capsys: pytest.CaptureFixture[str]) -
     # a wrong label: the clause's own properties; a bare label: the one it belongs to
     assert main(["prove", "--property", "7.3.1/segment-once"]) == 2
     err = capsys.readouterr().err
-    assert "no property '7.3.1/segment-once'; clause 7.3.1 declares 7.3.1/a-step-is-allowed," in err
+    assert (
+        "no property '7.3.1/segment-once'; clause 7.3.1 declares 7.3.1/a-bonus-is-counted," in err
+    )
     assert err.rstrip().endswith("7.3.1/segment-used-once")
     assert main(["prove", "--property", "segment-used-once"]) == 2
     assert "did you mean '7.3.1/segment-used-once'?" in capsys.readouterr().err
