@@ -107,10 +107,11 @@ def test_a_reading_left_open_judges_no_mutant(mutate: ModuleType) -> None:
     folder = ROOT / "tests" / "readings" / "p15"
     said: list[dict[str, object]] = []
     killed = mutate._judge_records(SPEC_ROOT / "sekigahara", [folder], lambda **kw: said.append(kw))
-    opened = [p for p in folder.glob("*.yaml") if "\n# open: " in p.read_text()]
-    assert len(opened) == 3
+    opened = sorted(p.stem for p in folder.glob("*.yaml") if "\n# open: " in p.read_text())
+    # (p15/07, a Mori block that joined the defence moving, agreed since issue 27)
+    assert opened == ["02-loyalty-card-bid-narrow-reading", "06-muster-to-relieve-hideyori"]
     assert not killed and said == [
-        {"stage": "records", "killed": False, "records": len(list(folder.glob("*.yaml"))) - 3}
+        {"stage": "records", "killed": False, "records": len(list(folder.glob("*.yaml"))) - 2}
     ]
 
 

@@ -79,6 +79,31 @@ position:
     units_at:
       Gifu: {ishida: [ukita-2, ukita-3], tokugawa: [tokugawa-3, date-2]}
 """
+# Ishida, beaten at Kuwana, retreats into Anotsu, whose castle Tokugawa holds with two blocks:
+# the combat the retreat begins is Tokugawa's to declare inside or out (8.8.5, 8.9.2).
+RETREAT = """game: sekigahara
+position:
+  procedure: combat_phase
+  args: {active: tokugawa}
+  state:
+    hand:
+      tokugawa: [tokugawa, date]
+      ishida: [ukita, mori]
+    came_from:
+      Kuwana: {tokugawa: [Kiyosu, Minakuchi]}
+    units_at:
+      Anotsu: {tokugawa: [maeda-2, maeda-3]}
+      Kuwana: {ishida: [ukita-2, mori-2, uesugi-3], tokugawa: [tokugawa-3, tokugawa-2]}
+T declare Kuwana
+T deploy tokugawa-3 tokugawa
+I deploy ukita-2 ukita
+I finish
+T finish
+I losses ukita-2
+I retreat Anotsu
+T replenish tokugawa
+I replenish ukita
+"""
 SETUP = """game: sekigahara
 T deal tokugawa*2,fukushima,maeda,date
 I deal mori*2,ukita,kobayakawa,uesugi
@@ -135,6 +160,10 @@ SAID = [
     ("one block inside, one out", CASTLE + "T declare Gifu ic:ukita-2\n", "8.9.2/all-or-none"),
     ("the attacker inside", CASTLE + "T declare Gifu ic:tokugawa-3,date-2\n", "8.9.1/owner-only"),
     ("the owner's force inside", CASTLE + "T declare Gifu ic:ukita-2,ukita-3\n", ""),
+    # the same, in a combat a retreat began
+    ("one block inside after a retreat", RETREAT + "T stance ic:maeda-2\n", "8.9.2/all-or-none"),
+    ("the retreating side inside", RETREAT + "T stance ic:mori-2\n", "8.9.1/owner-only"),
+    ("the owner's force inside after a retreat", RETREAT + "T stance ic:maeda-2,maeda-3\n", ""),
     (
         "drawn before naming",
         SETUP + "T place_random Anotsu maeda-3 nf:false\n",
