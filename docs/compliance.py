@@ -101,8 +101,7 @@ READINGS: dict[str, str] = {
     "Friends joining besieged blocks relieve them: at the next declaration all fight outside "
     "(the evidence's E5), even within the two-block limit (D-relief-outside; off, 8.9.2 lets "
     "them stay inside when they fit); a lone besieged disk is not relieved.",
-    "8.2.4": "A challenge against a leader deployed without a card is refused citing "
-    "8.2.4/immune.",
+    "8.2.4": "A challenge against a leader deployed without a card is refused citing 8.2.4/immune.",
     "8.6.1": "A challenge may name the deployment it targets (`against`): the last one made, by "
     "the other side; naming one block of a double names the double's use, and both blocks answer "
     "it (8.6.3).",

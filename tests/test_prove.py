@@ -1128,7 +1128,11 @@ def test_a_starting_value_read_before_the_opening_step_is_not_assumed(
     at that value when the step's event comes (second reading: it was assumed, and a false
     property proved)."""
     rules = movement_rules(game_copy)
-    edit(rules, NEW_VAR, NEW_VAR + "    var arrived_earlier: int = size(mori_arrived(mori_arrival))\n")
+    edit(
+        rules,
+        NEW_VAR,
+        NEW_VAR + "    var arrived_earlier: int = size(mori_arrived(mori_arrival))\n",
+    )
     edit(
         rules,
         "  property [within-the-degree]",

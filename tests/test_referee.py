@@ -511,8 +511,7 @@ def test_text_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         == "  moved 3 locations; allowance 2 = base 1 + highway 1 + leadership 1 + force march 0 - size 1"
     )
     assert out[-1] == (
-        "  printing gmt-later; overlays in force: 5 clarifications, 38 decisions;"
-        " relied on: none"
+        "  printing gmt-later; overlays in force: 5 clarifications, 38 decisions; relied on: none"
     )
     # a number an overlay's amendment gave says so
     assert main(["check", str(EXAMPLES_DIR / "illegal" / "sixth-card-without-castles.yaml")]) == 1
