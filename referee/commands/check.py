@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from referee.commands.loading import _load
+from referee.commands.loading import _load, budgeted
 from referee.commands.options import (
     EXIT_BAD_INPUT,
     EXIT_ILLEGAL,
@@ -78,6 +78,13 @@ def arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    first = args.records[0]
+    if len(args.records) == 1 and (is_stdin(first) or not first.is_dir()):
+        return budgeted(first, "judging", lambda: _check(args))  # one record, one budget
+    return _check(args)
+
+
+def _check(args: argparse.Namespace) -> int:
     spec = _load(args, args.records[0] if len(args.records) == 1 else None)
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
     explain, trace = args.explain or args.verbose, args.trace or args.verbose

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from referee.commands.loading import _load
-from referee.commands.options import EXIT_BAD_INPUT, EXIT_OK, _game_option
+from referee.commands.loading import _load, budgeted
+from referee.commands.options import EXIT_OK, _game_option, _out
+from referee.data.write import write_file
 from referee.records.notation_write import convert
 
 HELP = (
@@ -40,14 +40,9 @@ def arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    spec = _load(args, args.record)
-    text = convert(spec, args.record, args.to)
+    text = budgeted(args.record, "converting", lambda: convert(_load(args, args.record), args.record, args.to))
     if args.output is None:
-        print(text, end="")
+        _out(text)
         return EXIT_OK
-    try:
-        args.output.write_text(text, encoding="utf-8")
-    except OSError as err:
-        print(f"referee convert: cannot write {args.output}: {err.strerror}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    write_file(args.output, text)
     return EXIT_OK

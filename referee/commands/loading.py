@@ -9,14 +9,21 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from referee import resources
 from referee.compile.spec import SPEC_ROOT, Spec, bundled_game, load_spec
-from referee.data.limits import read_text
+from referee.budget import within_limit
 from referee.errors import Problem, RefereeError, Span
 from referee.records.notation import is_notation
-from referee.records.record import MAX_RECORD_BYTES, is_stdin, load_record
+from referee.records.record import (
+    is_stdin,
+    load_record,
+    read_once,
+    record_name,
+    record_text,
+)
 from referee.run.play import as_yaml
 
 
@@ -26,15 +33,25 @@ def _game_of(record: object) -> str | None:
         return None
     try:
         if is_notation(record):  # its header, up to the first event: `game: NAME`
-            head = re.search(
-                r"^game:[ \t]*(\S+)", read_text(record, MAX_RECORD_BYTES, "record"), re.M
-            )
+            head = re.search(r"^game:[ \t]*(\S+)", record_text(record), re.M)
             game = head.group(1) if head else ""
         else:
             game = load_record(record, SPEC_ROOT / "schema").game
     except RefereeError:
         return None  # said when the record is judged
     return game if game in resources.bundled_games() else None
+
+
+_T = TypeVar("_T")
+
+
+def budgeted(record: object, doing: str, work: Callable[[], _T]) -> _T:
+    """A command's ``work`` on one record under one time limit (REFEREE_TIME_LIMIT), from
+    the record's first reading (to learn its game) to its last verdict, each record file
+    read once."""
+    name = record_name(record) if isinstance(record, (str, Path)) else "<command line>"
+    with read_once():
+        return within_limit(work, name, doing, "REFEREE_TIME_LIMIT sets the limit, in seconds")
 
 
 def _load(args: argparse.Namespace, record: object = None) -> Spec:
