@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from referee.commands.loading import _load, budgeted
-from referee.commands.options import EXIT_OK, _game_option, _out
+from referee.commands.options import EXIT_BAD_INPUT, EXIT_OK, _game_option, _out
 from referee.data.write import write_file
+from referee.errors import RefereeError
+from referee.text import shown
 from referee.records.notation_write import convert
 
 HELP = (
@@ -44,5 +47,12 @@ def cmd_convert(args: argparse.Namespace) -> int:
     if args.output is None:
         _out(text)
         return EXIT_OK
-    write_file(args.output, text)
+    try:
+        write_file(args.output, text)
+    except RefereeError as err:
+        (problem,) = err.problems
+        hint = f"\n  hint: {problem.hint}" if problem.hint else ""
+        said = f"referee convert: cannot write {shown(str(args.output))}: {problem.message}"
+        print(said + hint, file=sys.stderr)
+        return EXIT_BAD_INPUT
     return EXIT_OK

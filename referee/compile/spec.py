@@ -26,7 +26,7 @@ from referee.compile.execute import Interpreter
 from referee.compile.interp import TraceEntry
 from referee.data import cache
 from referee.data.components import Components, data_files, load_components
-from referee.data.limits import read_bytes, read_text
+from referee.data.limits import read_bytes, read_text, snapshot
 from referee.data.source import MAX_BYTES
 from referee.data.walk import Skipped, walk
 from referee.errors import Problem, RefereeError, Span
@@ -325,8 +325,14 @@ def _from_disk(game_dir: Path, data_dir: Path | None) -> Spec:
     this user's referee wrote it, for exactly these input files."""
     if not cache.enabled():
         return _load(game_dir, data_dir)
+    with snapshot():  # every file read once: what is parsed is what the key hashed
+        return _through_cache(game_dir, data_dir)
+
+
+def _through_cache(game_dir: Path, data_dir: Path | None) -> Spec:
     try:
-        name = f"spec-{_content_key(game_dir, data_dir)}{cache.ENTRY_SUFFIX}"
+        key = _content_key(game_dir, data_dir)
+        name = f"spec-{key}{cache.ENTRY_SUFFIX}"
         places = _places(game_dir, data_dir)
     except (OSError, RefereeError):
         return _load(game_dir, data_dir)  # which says what is wrong with the files
@@ -341,6 +347,11 @@ def _from_disk(game_dir: Path, data_dir: Path | None) -> Spec:
         except Exception:  # noqa: BLE001 - an entry of another version is rebuilt
             pass
     spec = _load(game_dir, data_dir)
+    try:  # a file come or gone since the key was taken: the spec is not kept under it
+        if _content_key(game_dir, data_dir) != key:
+            return spec
+    except (OSError, RefereeError):
+        return spec
     with contextlib.suppress(pickle.PicklingError, RecursionError):  # else no cache: loaded again
         out = io.BytesIO()
         _Pickler(out, places, game_dir).dump(spec)

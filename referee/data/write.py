@@ -34,7 +34,7 @@ def _refused(path: str | Path, message: str, hint: str = "") -> RefereeError:
 def _not_regular(path: Path, mode: int) -> RefereeError:
     return _refused(
         path,
-        f"{kind_of(mode)}, not a regular file: the output is written to a file",
+        f"{kind_of(mode)}, not a regular file",
         "leave -o out to write to standard output",
     )
 
@@ -55,11 +55,11 @@ def write_file(path: Path, text: str) -> None:
     except FileNotFoundError:
         pass
     except OSError as err:
-        raise _refused(path, f"cannot write here: {err.strerror or err}") from None
+        raise _refused(path, f"{err.strerror or err}") from None
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | _NONBLOCK | _CLOEXEC, 0o666)
     except OSError as err:
-        raise _refused(path, f"cannot write here: {err.strerror or err}") from None
+        raise _refused(path, f"{err.strerror or err}") from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -67,7 +67,7 @@ def write_file(path: Path, text: str) -> None:
         os.ftruncate(fd, 0)
         _write_all(fd, text.encode("utf-8"))
     except OSError as err:
-        raise _refused(path, f"cannot write here: {err.strerror or err}") from None
+        raise _refused(path, f"{err.strerror or err}") from None
     finally:
         os.close(fd)
 
@@ -131,7 +131,7 @@ class Folder:
                 path, "already there: files are written new", "give --replace to write over it"
             ) from None
         except OSError as err:
-            raise _refused(path, f"cannot write here: {err.strerror or err}") from None
+            raise _refused(path, f"cannot write it: {err.strerror or err}") from None
         try:
             try:
                 _write_all(fd, text.encode("utf-8"))
@@ -145,5 +145,5 @@ class Folder:
                     os.unlink(target, dir_fd=self.fd)
                 except OSError:
                     pass
-            raise _refused(path, f"cannot write here: {err.strerror or err}") from None
+            raise _refused(path, f"cannot write it: {err.strerror or err}") from None
         return path

@@ -12,9 +12,7 @@ import difflib
 from collections.abc import Callable
 from typing import Any
 
-import yaml
-
-from referee.data.source import Document, Path_, show_path
+from referee.data.source import Document, Path_, parse_document, show_path
 from referee.errors import Problem, RefereeError
 from referee.parse import ast
 from referee.resolve.symbols import Symbols
@@ -99,10 +97,12 @@ class Converter:
         The one item whose fields have these values (``nothing`` for a field it lacks)."""
         said = value
         if isinstance(value, str):
-            try:
-                value = yaml.safe_load(value)
-            except yaml.YAMLError:
-                value = None
+            try:  # read as every other part of a record is: no alias, no tag, no base 60
+                value = parse_document(value, "<key>").data
+            except RefereeError as err:  # said at the key, as the record gives it
+                raise self.problem(
+                    path, f"{d.name}'s fields, {{field: value, ...}}: {err.problems[0].message}"
+                ) from None
         if not isinstance(value, dict) or not value:
             raise self.problem(
                 path, f"expected {d.name}'s fields as {{field: value, ...}}, found {_kind(said)}"

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from referee.compile.spec import Spec
+from referee.data.limits import forget_listed
 from referee.data.walk import Skipped, walk
 from referee.errors import RefereeError, Span, fail
 from referee.records.notation import SUFFIX as NOTATION_SUFFIX
@@ -122,7 +123,10 @@ def check_many(
     setup = (spec, choice, keep_going, offer, stdin)
     from referee.run.pool import run_guarded  # processes: not for one record's check
 
-    outcomes = run_guarded(_one, paths, _init, setup, workers, tick)
+    try:
+        outcomes = run_guarded(_one, paths, _init, setup, workers, tick)
+    finally:
+        forget_listed()  # the folder's listing, checked against each file read, is done with
     return [
         value
         if status == "ok"
