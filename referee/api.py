@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.compile.spec import Spec, find_game, load_spec
+from referee.data.source import MAX_DEPTH
 from referee.errors import RefereeError
 from referee.explainer.topics import explain_topic, render_topic
 from referee.records.record import RecordText, Source
@@ -175,6 +176,14 @@ def _source(record: RecordInput, name: str | None) -> Source:
             text = json.dumps(record, indent=2, ensure_ascii=False, allow_nan=False, default=_plain)
         except (TypeError, ValueError) as err:
             problem = Problem(name or "<mapping>", 0, 0, f"the record is not plain data: {err}")
+            raise RecordError([problem]) from None
+        except RecursionError:  # far deeper than a record may nest (MAX_DEPTH levels)
+            problem = Problem(
+                name or "<mapping>",
+                0,
+                0,
+                f"the record is nested too deeply: a record nests at most {MAX_DEPTH} levels",
+            )
             raise RecordError([problem]) from None
         return RecordText(text + "\n", name or "<mapping>")
     if isinstance(record, str) and ("\n" in record or record.lstrip().startswith("{")):

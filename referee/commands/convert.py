@@ -10,8 +10,8 @@ from referee.commands.loading import _load, budgeted
 from referee.commands.options import EXIT_BAD_INPUT, EXIT_OK, _game_option, _out
 from referee.data.write import write_file
 from referee.errors import RefereeError
-from referee.text import shown
 from referee.records.notation_write import convert
+from referee.text import shown
 
 HELP = (
     "Convert a game record between YAML (or JSON) and the table notation\n"
@@ -43,7 +43,9 @@ def arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    text = budgeted(args.record, "converting", lambda: convert(_load(args, args.record), args.record, args.to))
+    text = budgeted(
+        args.record, "converting", lambda: convert(_load(args, args.record), args.record, args.to)
+    )
     if args.output is None:
         _out(text)
         return EXIT_OK

@@ -8,13 +8,13 @@ import json
 import os
 import re
 import sys
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from referee import resources
-from referee.compile.spec import SPEC_ROOT, Spec, bundled_game, load_spec
 from referee.budget import within_limit
+from referee.compile.spec import SPEC_ROOT, Spec, bundled_game, load_spec
 from referee.errors import Problem, RefereeError, Span
 from referee.records.notation import is_notation
 from referee.records.record import (

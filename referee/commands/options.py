@@ -4,6 +4,7 @@ the JSON envelope); light to import: the top parser needs it for --help."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -177,10 +178,8 @@ def _safe_streams() -> None:
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
-            try:
+            with contextlib.suppress(ValueError, OSError):
                 reconfigure(errors="backslashreplace")
-            except (ValueError, OSError):
-                pass
 
 
 def _say(args: argparse.Namespace, text: str) -> None:

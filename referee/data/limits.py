@@ -99,8 +99,7 @@ def _still_listed(path: str | Path, st: os.stat_result, file: str) -> None:
     if listed is not None and (st.st_dev, st.st_ino) != listed:
         raise _refuse(
             file,
-            "changed since its folder was listed (another file, or a link, in its place):"
-            " not read",
+            "changed since its folder was listed (another file, or a link, in its place): not read",
         )
 
 
@@ -149,6 +148,8 @@ def _read_bytes(path: str | Path, limit: int, what: str) -> bytes:
             os.close(fd)
     except OSError as err:
         raise _refuse(file, f"cannot read file: {err.strerror or err}") from None
+    except ValueError:  # a path no file can have (from the Python API): a null byte in it
+        raise _refuse(file, "cannot read file: a path with a null byte names no file") from None
     return _at_most(data, limit, file, what)
 
 

@@ -82,7 +82,8 @@ def walk(top: Path, suffixes: tuple[str, ...], skipped: list[Skipped]) -> list[P
                         kind = kind_of(e.stat().st_mode)
                         passed.append(Skipped(e.path, f"{kind}, not a regular file"))
             except (OSError, ValueError) as err:
-                passed.append(Skipped(e.path, f"cannot look at it ({err.strerror or err})"))
+                why = (err.strerror if isinstance(err, OSError) else None) or err
+                passed.append(Skipped(e.path, f"cannot look at it ({why})"))
         if subfolders and depth >= MAX_WALK_DEPTH:
             passed.append(
                 Skipped(str(folder), f"folders nested deeper than {MAX_WALK_DEPTH}: not searched")

@@ -12,6 +12,7 @@ what is there (``os.replace`` replaces a link, it does not write through it).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import stat
@@ -141,9 +142,7 @@ class Folder:
                 os.replace(target, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)
         except OSError as err:
             if self.replace:
-                try:
+                with contextlib.suppress(OSError):
                     os.unlink(target, dir_fd=self.fd)
-                except OSError:
-                    pass
             raise _refused(path, f"cannot write it: {err.strerror or err}") from None
         return path

@@ -718,9 +718,9 @@ def _too_deep(tree: Any) -> tuple[int, int] | None:
             while getattr(first, "children", None):
                 first = first.children[0]
             meta = getattr(node, "meta", None)
-            line = getattr(first, "line", None) or getattr(meta, "line", 1)
-            column = getattr(first, "column", None) or getattr(meta, "column", 1)
-            return line, column
+            line = getattr(first, "line", None) or getattr(meta, "line", None) or 1
+            column = getattr(first, "column", None) or getattr(meta, "column", None) or 1
+            return int(line), int(column)
         stack += [(c, depth + 1) for c in children if c is not None]
     return None
 

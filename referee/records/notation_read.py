@@ -36,7 +36,6 @@ from referee.records.record import once, record_text
 from referee.records.values import raw
 from referee.resolve.overlays import Choice, in_force
 
-
 MAX_LINE_TOKENS = 100_000  # words and signs on one line (a header's YAML is one)
 
 
@@ -109,7 +108,7 @@ def parse_notation(spec: Spec, text: str, file: str) -> Notation:
             on_line = 0 if tok.type == "_NL" else on_line + 1
             if on_line > MAX_LINE_TOKENS:
                 raise reader.fail(tok, f"more than {MAX_LINE_TOKENS:,} values and signs on a line")
-        parser.feed_eof()
+        parser.feed_eof()  # type: ignore[no-untyped-call]
     except UnexpectedInput as err:
         raise RefereeError([_syntax_problem(err, file, source)], {file: text}) from None
     finally:
@@ -606,7 +605,8 @@ class _Reader:
             at = Span(self.file, tok.line or 0, (tok.column or 0) + err.pos)
             raise self.fail(
                 at,
-                f"a quoted value with an escape or character JSON does not take: {err.msg.removesuffix(' at')}",
+                "a quoted value with an escape or character JSON does not take: "
+                + err.msg.removesuffix(" at"),
                 'the escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX (four hex digits)',
             ) from None
         if not isinstance(value, str) or any("\ud800" <= c <= "\udfff" for c in value):

@@ -172,7 +172,9 @@ def load_record(
     elif is_stdin(source):
         doc = parse_document(stdin_text(), STDIN_NAME)
     else:
-        doc = once(("document", str(source)), lambda: parse_document(record_text(source), str(source)))
+        doc = once(
+            ("document", str(source)), lambda: parse_document(record_text(source), str(source))
+        )
     if doc.data is None:
         raise RefereeError([Problem(doc.span(()), "the record is empty")], {doc.file: doc.text})
     validate(doc, schema_dir / RECORD_SCHEMA)

@@ -17,6 +17,7 @@ EQUAL = {"==", "!="}
 
 MAX_SUGGESTED = 50  # unknown names given a "did you mean" (each search looks at every name)
 
+
 class ExpressionChecker:
     """Names resolved and expressions typed, each problem recorded with its place and clause."""
 
@@ -36,7 +37,9 @@ class ExpressionChecker:
 
     def unknown(self, span: Span, what: str, name: str, known: list[str]) -> None:
         self.suggested += 1  # past MAX_SUGGESTED, no name is searched for a close one
-        close = difflib.get_close_matches(name, known, n=1) if self.suggested <= MAX_SUGGESTED else []
+        close = (
+            difflib.get_close_matches(name, known, n=1) if self.suggested <= MAX_SUGGESTED else []
+        )
         self.error(span, f"unknown {what} '{name}'", f"did you mean '{close[0]}'?" if close else "")
 
     def ref(self, ref: ast.Ref, use: bool = True) -> ast.Decl | ast.Clause | None:

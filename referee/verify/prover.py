@@ -16,6 +16,7 @@ from typing import Any
 
 import z3
 
+from referee.budget import TimeUp
 from referee.compile.spec import clause_key
 from referee.parse import ast
 from referee.resolve.symbols import Symbols
@@ -24,7 +25,7 @@ from referee.verify.invariants import SET_UP, prove_invariant
 from referee.verify.records import record_of, source_of
 from referee.verify.reuse import still_same, token, watching
 from referee.verify.standing import prove_standing, standing_within
-from referee.verify.terms import Translator
+from referee.verify.terms import Translator, translating_within
 
 
 @dataclass
@@ -110,14 +111,23 @@ def prove(
     out = []
     for p in props:
         began = time.process_time()
-        if not p.invariant:
-            out.append(prove_one(sym, data_values, p, budget))
-        elif collections is None:  # a quantifier over no locations would hold of nothing
-            out.append(
-                Outcome(p.clause, p.name, p.text, "skipped", reason="the components are needed")
-            )
-        else:
-            out.append(prove_step_invariant(sym, data_values, collections, p, budget, cache))
+        # a --timeout bounds the whole property, its translation included, not only z3's calls
+        try:
+            with translating_within(budget.timeout_ms):
+                if not p.invariant:
+                    out.append(prove_one(sym, data_values, p, budget))
+                elif collections is None:  # a quantifier over no locations holds of nothing
+                    out.append(
+                        Outcome(
+                            p.clause, p.name, p.text, "skipped", reason="the components are needed"
+                        )
+                    )
+                else:
+                    out.append(
+                        prove_step_invariant(sym, data_values, collections, p, budget, cache)
+                    )
+        except TimeUp as err:
+            out.append(Outcome(p.clause, p.name, p.text, "unknown", reason=str(err)))
         out[-1].seconds = round(time.process_time() - began, 2)
     keys = {read_key(f"{w.clause}/{w.name}") for w in sym.standing}
     resting = any(k.split(" [")[0] in keys for o in out for k in o.reads)
