@@ -723,3 +723,21 @@ def test_every_command_copes_with_any_output_encoding(
     assert b"Traceback" not in proc.stderr and b"internal error" not in proc.stderr
     if command == "convert":
         assert b"title: " in proc.stdout
+
+
+def test_explain_escapes_a_hostile_specs_text(
+    mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Titles, summaries and source of a spec given by the user reach the terminal escaped,
+    as `clauses` shows them."""
+    game = mini_game(
+        HEAD + 'clause 1.1 "One \x1b[31mred\u202e"\n  summary "sum \x1b[2J \u202e mary"\n'
+        "  const a: int = 1  # note \x1b[31m\nend\n"
+    )
+    code, out, _ = run(capsys, "explain", "1.1", "--spec", str(game))
+    assert code == 0
+    assert "\x1b" not in out and "\u202e" not in out
+    assert out.startswith("1.1  One \\x1b[31mred\\u202e  (normative)\n\nsum \\x1b[2J \\u202e mary")
+    assert "  const a: int = 1  # note \\x1b[31m" in out
+    code, out, _ = run(capsys, "clauses", "--spec", str(game))
+    assert "One \\x1b[31mred\\u202e" in out

@@ -20,7 +20,7 @@ from referee.explainer.clauses import (
     render_table,
 )
 from referee.explainer.topics import explain_topic, render_topic
-from referee.text import MAX_SHOWN, shown
+from referee.text import MAX_SHOWN, escape, shown
 
 CLAUSES_HELP = (
     "List every clause of the rulebook in its order: number, kind (normative or\n"
@@ -146,5 +146,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if args.verbose:  # every other thing the topic names, in full
         others = [render_topic(explain_topic(spec, a["ask"])) for a in x.get("also", [])]
         text = "\n\n".join([text, *others])
+    # a spec given by the user may hold escape sequences and bidi marks in its titles,
+    # summaries and source: every line escaped, as `clauses` escapes a title
+    text = "\n".join(escape(line) for line in text.split("\n"))
     _emit(args, x, text)
     return EXIT_OK
