@@ -588,7 +588,7 @@ def test_a_chain_without_brackets_is_refused_where_it_passes_the_limit(
     assert code == 2 and out == ""
     first = err.splitlines()[0]
     assert first.startswith(f"{game.resolve() / 'rules.rules'}:4:"), first
-    assert "an expression nested deeper than 210 levels" in first
+    assert "an expression nested too deeply to parse: more than 210 levels" in first
     assert bounded(err, 300)
 
 
@@ -604,7 +604,7 @@ def test_a_chain_in_an_expect_key_is_refused_at_the_key(
     code, _, err = run(capsys, "check", str(path))
     assert code == 2
     assert err.startswith(f"{path}:20:"), err
-    assert "expect: an expression nested deeper than 210 levels" in err.splitlines()[0]
+    assert "expect: an expression nested too deeply to parse: more than 210" in err.splitlines()[0]
     assert bounded(err, 300)
 
 
@@ -616,7 +616,9 @@ def test_a_chain_in_an_expect_key_is_refused_at_the_key(
 def test_a_chain_in_until_is_refused(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
-    assert err.startswith("<--until>:1:") and "nested deeper than 210 levels" in err, err
+    assert (
+        err.startswith("<--until>:1:") and "nested too deeply to parse: more than 210 levels" in err
+    ), err
     assert bounded(err, 300)
 
 

@@ -699,8 +699,8 @@ def _shift(node: Any, where: Span) -> None:
 # each a level. Deeper, the tree is refused before anything recurses over it.
 MAX_TREE_DEPTH = 210
 _TOO_DEEP = (
-    f"an expression nested deeper than {MAX_TREE_DEPTH} levels (brackets, calls, and each"
-    " operator of a chain: `a implies b implies ...`, `else if`)"
+    f"an expression nested too deeply to parse: more than {MAX_TREE_DEPTH} levels (brackets,"
+    " calls, and each operator of a chain: `a implies b implies ...`, `else if`)"
 )
 
 
