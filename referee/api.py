@@ -531,6 +531,9 @@ def show(
     (``illegal`` says which). Raises RecordError, for an event number the record lacks too."""
     if at is not None and after is not None:
         raise ValueError("give at or after, not both")
+    for flag, number in (("at", at), ("after", after)):
+        if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+            raise TypeError(f"{flag}: an event number (an int), not {type(number).__name__}")
     spec = _game(game)
     source = _source(record, name)
     try:

@@ -699,6 +699,14 @@ def test_the_api_refuses_a_path_with_a_null_byte(call: Callable[..., Any]) -> No
     assert problem.message == "cannot read file: a path with a null byte names no file"
 
 
+@pytest.mark.parametrize("at", [1.5, "3", True])
+def test_the_api_says_an_event_number_must_be_an_int(at: object) -> None:
+    with pytest.raises(
+        TypeError, match=f"at: an event number \\(an int\\), not {type(at).__name__}"
+    ):
+        referee.show(LEGAL, at=at)  # type: ignore[arg-type]
+
+
 def test_the_api_refuses_a_game_path_with_a_null_byte() -> None:
     with pytest.raises(referee.SpecError):
         referee.load_game(Path("a\0b"))
