@@ -312,15 +312,21 @@ def test_a_bad_record_loses_only_its_own_result(
     assert "24 records: 20 legal, 0 illegal, 4 bad input" in out
 
 
-def test_a_batch_says_what_it_skips_and_follows_no_link_out(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def batch_beside_a_secret(tmp_path: Path) -> tuple[Path, Path]:
+    """A folder of two legal records, a.yaml and b.yaml, and a file outside it."""
     folder = tmp_path / "batch"
     folder.mkdir()
     shutil.copy(LEGAL, folder / "a.yaml")
     shutil.copy(LEGAL, folder / "b.yaml")
     secret = tmp_path / "secret.yaml"
     secret.write_text("the first line of a secret\n")
+    return folder, secret
+
+
+def test_a_batch_says_what_it_skips_and_follows_no_link_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder, secret = batch_beside_a_secret(tmp_path)
     (folder / "out.yaml").symlink_to(secret)
     (folder / "nowhere.yaml").symlink_to(tmp_path / "missing.yaml")
     os.mkfifo(folder / "fifo.yaml")

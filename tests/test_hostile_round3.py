@@ -29,6 +29,7 @@ from referee.data import limits as limits_module
 from referee.data import walk as walk_module
 from referee.run import batch as batch_module
 from tests.referee_helpers import EXAMPLES
+from tests.test_hostile import batch_beside_a_secret
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = Path(__file__).resolve().parent / "hostile"
@@ -431,12 +432,7 @@ def test_a_batch_reads_only_the_files_it_listed(
 ) -> None:
     """A record swapped for a link out of the folder after the folder was listed: refused,
     and the outside file's content never printed."""
-    folder = tmp_path / "batch"
-    folder.mkdir()
-    shutil.copy(LEGAL, folder / "a.yaml")
-    shutil.copy(LEGAL, folder / "b.yaml")
-    secret = tmp_path / "secret.yaml"
-    secret.write_text("the first line of a secret\n")
+    folder, secret = batch_beside_a_secret(tmp_path)
     real = walk_module.walk
 
     def walk(*args: Any) -> list[Path]:
