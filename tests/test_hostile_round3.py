@@ -747,3 +747,29 @@ def test_explain_escapes_a_hostile_specs_text(
     assert "  const a: int = 1  # note \\x1b[31m" in out
     code, out, _ = run(capsys, "clauses", "--spec", str(game))
     assert "One \\x1b[31mred\\u202e" in out
+
+
+def test_a_spec_is_bounded_as_a_whole(
+    mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each .rules file was bounded (2 MB), not the spec: now its files together too."""
+    game = mini_game(HEAD)
+    comment = "# " + "x" * 98 + "\n"
+    for name in ("a", "b", "c"):
+        (game / f"{name}.rules").write_text(comment * 15_000)  # 1.5 MB each
+    code, out, err = run(capsys, "spec", "check", "--spec", str(game))
+    assert code == 2 and out == ""
+    assert err.startswith(
+        f"{game / 'c.rules'}:0:0: a spec of more than 1,000 .rules files or 4,194,304 bytes"
+        " of them: this one passes the limit"
+    ), err
+
+
+def test_a_spec_of_too_many_files_is_refused(
+    mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = mini_game(HEAD)
+    for i in range(1_001):
+        (game / f"z{i:04}.rules").write_text("")
+    code, _, err = run(capsys, "spec", "check", "--spec", str(game))
+    assert code == 2 and err.startswith(f"{game / 'z0999.rules'}:0:0: a spec of more than"), err

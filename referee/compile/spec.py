@@ -157,9 +157,32 @@ def clause_key(number: str) -> tuple[int, ...]:
     return tuple(int(p) for p in number.replace("-", ".").split("."))
 
 
+# A spec given by the user is bounded as a whole, not only file by file (2 MB each): its
+# .rules files together (the bundled games' hold 0.4 MB in 30 files), so that parsing them
+# stays under a minute and a gigabyte.
+MAX_SPEC_FILES = 1_000
+MAX_SPEC_BYTES = 4 * 1024 * 1024
+
+
 def rules_files(game_dir: Path, skipped: list[Skipped] | None = None) -> list[Path]:
-    """The .rules files below a game's folder; what was passed over goes to ``skipped``."""
-    return walk(game_dir, (".rules",), skipped if skipped is not None else [])
+    """The .rules files below a game's folder; what was passed over goes to ``skipped``.
+    More than MAX_SPEC_FILES, or more than MAX_SPEC_BYTES together, are refused."""
+    files = walk(game_dir, (".rules",), skipped if skipped is not None else [])
+    total = 0
+    for n, f in enumerate(files, 1):
+        with contextlib.suppress(OSError):
+            total += f.stat().st_size
+        if n > MAX_SPEC_FILES or total > MAX_SPEC_BYTES:
+            raise RefereeError(
+                [
+                    Problem(
+                        Span(shown(str(f)), 0, 0),
+                        f"a spec of more than {MAX_SPEC_FILES:,} .rules files or"
+                        f" {MAX_SPEC_BYTES:,} bytes of them: this one passes the limit",
+                    )
+                ]
+            )
+    return files
 
 
 def schema_files(game_dir: Path) -> list[Path]:
@@ -372,10 +395,12 @@ def _load(game_dir: Path, data_dir: Path | None) -> Spec:
     modules: list[ast.Module] = []
     problems = [Problem(Span(s.path, 0, 0), s.reason) for s in skipped]
     sources: dict[str, str] = {}
+    left = MAX_SPEC_BYTES  # as read (a file grown since it was listed counts as it is now)
     for f in files:
         name = display_name(f)
         try:
-            text = read_text(f, MAX_RULES_BYTES, "rules file")
+            text = read_text(f, max(min(MAX_RULES_BYTES, left), 0), "rules file")
+            left -= len(text)
             sources[name] = text
             modules.append(parse_rules(text, name))
         except RefereeError as err:
