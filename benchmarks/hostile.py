@@ -88,7 +88,9 @@ def round_three(folder: Path, size: int) -> list[tuple[str, Path, list[str]]]:
     spec = folder / "dup"
     spec.mkdir()
     clause = 'clause 1.1 "One"\n  const c: int = 1\n  define f(): int = c + d\nend\n'
-    fill(spec / "rules.rules", HEAD, clause, "", min(size, 2 * 1024 * 1024 - 1024) // 4)
+    each = min(size, 2 * 1024 * 1024 - 4096)  # two files at the limit of one (4 MB in all)
+    fill(spec / "a.rules", HEAD, clause, "", each)
+    fill(spec / "b.rules", "", clause, "", each)
     chain = folder / "chain"
     chain.mkdir()
     (chain / "rules.rules").write_text(
