@@ -773,3 +773,15 @@ def test_a_spec_of_too_many_files_is_refused(
         (game / f"z{i:04}.rules").write_text("")
     code, _, err = run(capsys, "spec", "check", "--spec", str(game))
     assert code == 2 and err.startswith(f"{game / 'z0999.rules'}:0:0: a spec of more than"), err
+
+
+def test_a_line_of_too_many_values_is_refused_where_it_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Long lines each under the size limit reached a gigabyte: a line holds at most 250,000
+    values and signs (100,000 values and their commas are read and judged: test_notation)."""
+    path = rec(tmp_path, "T deal " + ",".join(["date"] * 2_000_000) + "\n")
+    code, _, err = run(capsys, "check", str(path))
+    assert code == 2
+    assert err.startswith(f"{path}:2:") and "more than 250,000 values and signs on a line" in err
+    assert bounded(err, 300)

@@ -59,7 +59,7 @@ def _above_zero(b: Any) -> bool:
 
 # Calls inlined in one translation, in all: f calling g twice, g calling h twice, ... is
 # 2**depth calls, each a copy of a body. Past it, the property is skipped (untranslatable).
-# The bundled games' proofs inline at most 4,424 (sekigahara).
+# The bundled games' proofs inline at most 4,424 calls.
 MAX_INLINED = 20_000
 
 # While a property is proved under a --timeout: when its time is up, and the timeout in
