@@ -4,10 +4,9 @@ compared and kept by."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
 from itertools import combinations
 from math import comb
+from typing import Any
 
 from referee.budget import MAX_ITEMS, flattened, repeated
 from referee.errors import Span, fail

@@ -245,9 +245,7 @@ def _answer(moves: Moves, to: str) -> Answer:
         elif moves.stopped:
             why = f"none found before the enumeration stopped ({moves.stopped})"
         else:
-            why = (
-                f"no event the spec lists here reaches it ({moves.procedure}, step {moves.step})"
-            )
+            why = f"no event the spec lists here reaches it ({moves.procedure}, step {moves.step})"
         return Answer(to, False, text=f"no: {why}")
     r, a = max(refusals, key=lambda ra: ra[0].count)
     numbers = "; ".join(r.numbers[:6])
