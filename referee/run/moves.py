@@ -206,7 +206,12 @@ class Enumerator:
         for item in listed:
             if not isinstance(item, dict):
                 continue
-            given = {p.name: item[p.name] for p in allow.params if p.name in item}
+            # an argument given as nothing stands for its default, as a record leaves it out
+            given = {
+                p.name: item[p.name]
+                for p in allow.params
+                if p.name in item and not (item[p.name] is None and p.name in defaults)
+            }
             missing = [
                 p.name
                 for p in allow.params
