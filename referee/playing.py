@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Literal, TypeAlias
@@ -99,6 +99,9 @@ class LegalEvents:
 
     def __len__(self) -> int:
         return len(self.events)
+
+    def __iter__(self) -> Iterator[Mapping[str, Any]]:
+        return iter(self.events)
 
 
 class Game:

@@ -126,9 +126,10 @@ def test_movement_lists_only_the_side_to_act_and_its_own_stacks(spec: Spec) -> N
             assert g["path"][0] == mv["from"] and len(g["path"]) <= 5
 
 
-ILLEGAL = sorted((EXAMPLES / "illegal").glob("*.yaml"))[::4] + sorted(
-    (EXAMPLES / "fierce-battle" / "illegal").glob("*.yaml")
-)[::3]
+ILLEGAL = (
+    sorted((EXAMPLES / "illegal").glob("*.yaml"))[::4]
+    + sorted((EXAMPLES / "fierce-battle" / "illegal").glob("*.yaml"))[::3]
+)
 
 
 @pytest.mark.parametrize("path", ILLEGAL, ids=lambda p: p.name)
@@ -163,9 +164,7 @@ def test_fierce_battle_moves_keep_within_the_allowance() -> None:
         assert x.event["move"]["by"] == side
         assert 2 <= len(x.args["path"]) <= 5  # no unit's allowance reaches further
     # the other side's units are not moved in this side's phase
-    other = [
-        e for e in data["events"][: at - 1] if "move" in e and e["move"]["by"] != side
-    ]
+    other = [e for e in data["events"][: at - 1] if "move" in e and e["move"]["by"] != side]
     assert all(e["move"]["unit"] not in units for e in other)
 
 
@@ -224,8 +223,10 @@ def test_all_says_where_it_stops(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["moves", str(path), "--at", "28", "--all", "--limit", "7", "--format", "json"])
     result = output(capsys.readouterr().out)
     assert code == 0 and not result["complete"]
-    line = path.read_text().splitlines().index(
-        next(x for x in path.read_text().splitlines() if x.startswith("  - move:"))
+    line = (
+        path.read_text()
+        .splitlines()
+        .index(next(x for x in path.read_text().splitlines() if x.startswith("  - move:")))
     )
     assert result["stopped"].startswith(f"{path}:{line + 1}:")
     assert "the bound of 7 candidates judged" in result["stopped"]
