@@ -41,6 +41,7 @@ HELP = (
     "  undo                  take the last event back\n"
     "  show                  the position (as `referee show`)\n"
     "  save FILE             write the record so far (FILE.rec: in the notation)\n"
+    "  expect KEY: VALUE     what the rules should give after the last event\n"
     "  help, quit\n"
     "It starts from the set-up of --game, or from --from RECORD (its position and its\n"
     "events). From a pipe it reads line by line the same way, so that a script can drive\n"
@@ -92,6 +93,7 @@ class Table:
         self.out = out
         self.code = EXIT_OK
         self.problems = 0
+        self.last = ""  # the last event line applied, with the expect lines after it
 
     def say(self, text: str) -> None:
         if not self.args.quiet:
@@ -121,6 +123,8 @@ class Table:
             self.moves(words[1:], f"{name}:{n}")
         elif head == "save" and len(words) == 2:
             self.save(words[1], f"{name}:{n}")
+        elif head == "expect":
+            self.expect(n, text.strip(), name)
         else:
             self.event(n, text, name)
         return True
@@ -133,6 +137,7 @@ class Table:
             column = p.span.column if p.span.line <= 1 else 1
             self.bad(f"{name}:{n}:{column}", p.message, p.hint)
             return
+        self.last = text if judged and judged[-1].legal else ""
         for j in judged:
             if j.legal:
                 said = "; ".join(t["text"] for t in j.told)
@@ -152,6 +157,32 @@ class Table:
                 self.code = max(self.code, EXIT_ILLEGAL)
                 self.problems += 1
 
+    def expect(self, n: int, text: str, name: str) -> None:
+        """``expect KEY: VALUE`` after an event, as a notation record writes it: the event
+        judged again with it (the position is the same: the rules are deterministic)."""
+        if not self.last:
+            self.bad(f"{name}:{n}", "an expect line follows the event it is about")
+            return
+        event = self.last
+        self.session.pop()
+        try:
+            judged = within_limit(
+                lambda: self.session.push(f"{event}\n  {text}"), f"{name}:{n}", "judging"
+            )
+        except RefereeError as err:
+            self.session.push(event)
+            self.bad(f"{name}:{n}", err.problems[0].message, err.problems[0].hint)
+            return
+        if judged and judged[-1].legal:
+            self.last = f"{event}\n  {text}"
+            self.say(f"  {text}: as expected")
+            return
+        self.session.push(event)  # the event stands; the expectation does not
+        for v in judged[-1].violations if judged else []:
+            self.say(f"  {text}: {v.message}")
+        self.code = max(self.code, EXIT_ILLEGAL)
+        self.problems += 1
+
     def undo(self) -> None:
         try:
             ev = self.session.pop()
@@ -159,6 +190,7 @@ class Table:
             self.say("nothing to undo")
             return
         (action,) = (k for k in ev if k != "expect")
+        self.last = ""
         self.say(f"undone: {len(self.session.written) + 1} {action}; {self.session.ref.summary()}")
 
     def show(self) -> None:
