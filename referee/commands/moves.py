@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from referee.commands.loading import _load
@@ -84,8 +83,6 @@ def cmd_moves(args: argparse.Namespace) -> int:
     asked = Asked(args.at, args.every, args.action, args.stack, args.to, args.limit)
     report = moves_report(spec, args.record, choice, asked)
     _emit(args, report.as_json(), render(report))
-    if report.moves.stopped and args.format == "text" and not args.quiet:
-        print(f"referee moves: {report.moves.stopped}", file=sys.stderr)
     if report.illegal is not None:
         return EXIT_ILLEGAL
     if report.answer is not None and not report.answer.reachable:
