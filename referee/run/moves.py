@@ -31,6 +31,8 @@ from referee.run.verdict import Violation
 MAX_JUDGED = 5_000  # candidates judged for one position, at most
 MAX_SECONDS = 20.0  # time spent judging them, at most
 LISTED_REFUSALS = 6  # the clauses that refused an action, listed in its summary
+TOLD_KEPT = 3  # what the rules told of a legal event, kept, at most
+TOLD_CHARS = 300  # the length of each, at most
 
 
 @dataclass
@@ -56,6 +58,9 @@ class Listed:
     args: dict[str, Any]  # as the record writes them (an argument at its default left out)
     shown: str
     key: Any
+    # what the rules told of it, applied (``CLAUSE/LABEL: text``: a deployment's Impact, a
+    # battle's result), at most TOLD_KEPT of them, each at most TOLD_CHARS long
+    told: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -289,7 +294,7 @@ class Enumerator:
             self.judged += 1
             found.tried += 1
             ev = as_event(self.index, allow.name, raw(by) if by is not None else None, args)
-            violations = self._try(ev)
+            violations, told = self._try(ev)
             if violations is None:
                 continue  # the rules fail on these values: not an event to offer
             if not violations:
@@ -297,7 +302,7 @@ class Enumerator:
                 key = key_of(c.item["key"]) if "key" in c.item else None
                 keys.add(key)
                 found.listed.append(
-                    Listed({allow.name: ev.args}, allow.name, raw(by), args, shown, key)
+                    Listed({allow.name: ev.args}, allow.name, raw(by), args, shown, key, told)
                 )
                 continue
             v = violations[0]
@@ -310,18 +315,20 @@ class Enumerator:
             self._explain(r)
         return found
 
-    def _try(self, ev: Any) -> list[Violation] | None:
-        """The event's violations on the position (none: legal), the position left as it
-        was; None if the rules fail on its values."""
+    def _try(self, ev: Any) -> tuple[list[Violation] | None, list[str]]:
+        """The event's violations on the position (none: legal; None: the rules fail on its
+        values) and, if legal, what the rules told of it; the position left as it was."""
         ref = self.ref
         mark = Mark(ref)
-        ref.interp.explain = False
+        ref.interp.explain, ref.interp.telling = False, True
         try:
-            return ref.judge(ev)
+            violations = ref.judge(ev)
+            told = [] if violations else ref.interp.told[mark.told : mark.told + TOLD_KEPT]
+            return violations, [_cut(f"{st.clause}/{st.label}: {text}") for st, text, _ in told]
         except RefereeError:
-            return None
+            return None, []
         finally:
-            ref.interp.explain = True
+            ref.interp.explain, ref.interp.telling = True, False
             mark.back()
 
     def _explain(self, r: Refusal) -> None:
@@ -338,6 +345,10 @@ class Enumerator:
             mark.back()
         if violations:
             r.message, r.numbers = violations[0].message, list(violations[0].numbers)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= TOLD_CHARS else text[: TOLD_CHARS - 3] + "..."
 
 
 def _text(allow: ast.Allow, args: dict[str, Any]) -> str:

@@ -98,6 +98,7 @@ def _action_json(a: ActionMoves) -> dict[str, Any]:
         "alike": a.alike,
         "legal": len(a.listed),
         "shown": [x.shown for x in a.listed],
+        "told": [x.told for x in a.listed],
         "refused": [asdict(r) for r in a.refused],
         "note": a.note,
     }
@@ -348,7 +349,16 @@ def _action_lines(a: ActionMoves, every: bool) -> list[str]:
     head = f"  {a.action}{clause}{by}: {len(a.listed)} legal of {a.tried} tried{alike}"
     out = [head]
     if every:
-        out += [f"    {written(x)}" for x in a.listed]
+        for x in a.listed:
+            out += [f"    {written(x)}"] + [f"        {t}" for t in x.told]
+    elif any(x.told for x in a.listed):
+        # what each would do (a deployment's Impact): one a line, with the first thing told
+        firsts = list({x.shown: x for x in a.listed}.values())
+        out += [
+            f"    legal: {x.shown}" + (f": {x.told[0]}" if x.told else "") for x in firsts[:SHOWN]
+        ]
+        if len(firsts) > SHOWN:
+            out.append(f"    and {len(firsts) - SHOWN} more")
     elif a.listed:
         texts = list(dict.fromkeys(x.shown for x in a.listed))
         more = f"; and {len(texts) - SHOWN} more" if len(texts) > SHOWN else ""
