@@ -213,7 +213,18 @@ def test_the_summary_names_the_clauses_and_numbers(capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert code == 0
     assert "Movement phase, step moving: tokugawa to act" in out
-    assert "legal: Kuwana by [Anotsu, Kuwana]; Kumano by [Anotsu, Kumano]" in out
+    # each reachable place with the allowance that reaches it and what it costs, as the
+    # rules tell it when the move is applied
+    assert (
+        "    legal: Kuwana by [Anotsu, Kuwana]: 7.3.3/allowance: [maeda-3] from Anotsu to Kuwana:"
+        " 1 location(s) of an allowance of 2 = base 1 + highway 0 + leadership 1 + force march 0"
+        " - size 0 (largest group 1)\n"
+    ) in out
+    assert (
+        "    legal: Okazaki by [Anotsu, Kuwana, Kiyosu, Okazaki]: 7.3.3/allowance: [maeda-3] from"
+        " Anotsu to Okazaki: 3 location(s) of an allowance of 3 = base 1 + highway 0 +"
+        " leadership 1 + force march 1 - size 0 (largest group 1)\n"
+    ) in out
     assert "by 7.3.3/within-allowance Movement distance: moved " in out
     assert "by 7.2/friendly-recruitment Mustering" in out
 
@@ -256,3 +267,42 @@ def test_an_enormous_position_is_listed_within_the_bounds(
     assert "07-movement.rules" in move["note"] and "over the limit" in move["note"]
     assert move["source"] == "proposals and their alternatives"
     assert sum(a["tried"] for a in result["actions"]) <= 300
+
+
+def test_a_deployment_is_listed_with_its_impact(spec: Spec) -> None:
+    """In combat, each legal deployment says its Impact and the side's total (8.3.1), as
+    the rules tell it when the deployment is applied; the side without the initiative
+    has none."""
+    report = listed(spec, EXAMPLES / "combat-example.yaml", 4, action="deploy", every=True)
+    by = {a.by: a for a in report.moves.actions}
+    assert not by["tokugawa"].listed
+    assert by["tokugawa"].refused[0].cites == "8.5/initiative"
+    told = {x.shown: x.told for x in by["ishida"].listed}
+    both = "deploy card ukita-double blocks [ukita-2, ukita-2-square]"
+    assert told[both][0] == (
+        "8.3.1/impact: ishida deploys [ukita-2, ukita-2-square] (with ukita-double):"
+        " Impact 5 = mon 4 (8.3.2) + same daimyo 1 (8.3.3) + special attack 0 (8.4.1);"
+        " ishida's total 6"
+    )
+    swords = told["deploy card mori-swords blocks [mori-gun]"][0]
+    assert "Impact 4 = mon 1 (8.3.2) + same daimyo 1 (8.3.3) + special attack 2" in swords
+    # the record's own deployment (event 4) is among them, and what check tells of it
+    verdict = check_record(spec, EXAMPLES / "combat-example.yaml", Choice())
+    assert verdict.legal and both in told
+    # nothing is told of a refused candidate: the position is left as it was
+    again = listed(spec, EXAMPLES / "combat-example.yaml", 4, action="deploy", every=True)
+    assert [x.told for a in again.moves.actions for x in a.listed] == [
+        x.told for a in report.moves.actions for x in a.listed
+    ]
+
+
+def test_the_loser_s_retreats_are_listed_with_what_they_do(spec: Spec) -> None:
+    report = listed(spec, EXAMPLES / "combat-example.yaml", 14, action="retreat")
+    by = {a.by: a for a in report.moves.actions}
+    assert by["tokugawa"].refused[0].cites == "8.8.1/loser-retreats"  # the winner stays
+    told = {x.shown: x.told for x in by["ishida"].listed}
+    assert set(told) == {"retreat to Gifu", "retreat to Kyoto", "retreat to Tsuruga"}
+    assert told["retreat to Tsuruga"][0] == (
+        "4.2/claim: ishida claims the resource location Tsuruga"
+    )
+    assert any("8.10/cards-due: ishida draws 4 card(s)" in t for t in told["retreat to Kyoto"])
