@@ -140,7 +140,10 @@ def _source(record: RecordInput, name: str | None) -> Source:
             problem = Problem(name or "<mapping>", 0, 0, f"the record is not plain data: {err}")
             raise RecordError([problem]) from None
         return RecordText(text + "\n", name or "<mapping>")
-    if isinstance(record, str) and ("\n" in record or record.lstrip().startswith("{")):
+    # a text: lines, a JSON object, or binary data (no path holds a NUL byte)
+    if isinstance(record, str) and (
+        "\n" in record or "\x00" in record or record.lstrip().startswith("{")
+    ):
         return RecordText(record, name or "<string>")
     if isinstance(record, str | os.PathLike):
         return Path(record)

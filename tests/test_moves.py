@@ -6,6 +6,8 @@ clause and its numbers, and every bound is said where it is hit."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -306,3 +308,76 @@ def test_the_loser_s_retreats_are_listed_with_what_they_do(spec: Spec) -> None:
         "4.2/claim: ishida claims the resource location Tsuruga"
     )
     assert any("8.10/cards-due: ishida draws 4 card(s)" in t for t in told["retreat to Kyoto"])
+
+
+# ------------------------------------------------------------ hostile input (issue 33's standards)
+
+
+def _bad(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """A run of `referee moves` that must be refused as bad input: exit 2, its message
+    bounded, no traceback; the message."""
+    code = main(["moves", *argv])
+    out, err = capsys.readouterr()
+    assert code == 2, out + err
+    assert "Traceback" not in out + err and "internal error" not in out + err
+    assert len(err) < 2_000, len(err)
+    return err
+
+
+@pytest.mark.parametrize("at", ["0", "61", "-3"])
+def test_an_event_number_the_record_lacks_is_located(
+    capsys: pytest.CaptureFixture[str], at: str
+) -> None:
+    err = _bad(capsys, str(EXAMPLES / "weeks-1-2.yaml"), "--at", at)
+    assert err.startswith(f"{EXAMPLES / 'weeks-1-2.yaml'}:9:3: --at {at}: this record has 60")
+    assert "hint: --at takes a number from 1 to 60" in err
+
+
+@pytest.mark.parametrize("limit", ["0", "-1"])
+def test_a_limit_below_one_is_refused(capsys: pytest.CaptureFixture[str], limit: str) -> None:
+    err = _bad(capsys, str(EXAMPLES / "weeks-1-2.yaml"), "--limit", limit)
+    assert f"--limit {limit}: give a number of candidates, 1 or more" in err
+
+
+def test_huge_or_unprintable_names_are_refused_clipped_and_escaped(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    name = "x" * 100_000 + "\x1b[31m"
+    for flag in ("--action", "--stack", "--to"):
+        err = _bad(capsys, str(EXAMPLES / "weeks-1-2.yaml"), flag, name)
+        assert f"{flag} xxx" in err and "\x1b" not in err
+    err = _bad(capsys, str(EXAMPLES / "weeks-1-2.yaml"), "--action", "fly")
+    assert "--action fly: no such action (actions: bid, " in err
+
+
+def test_a_binary_record_is_refused_where_it_stops_being_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name, data in [("a.yaml", b"\x7fELF\x02\x01\x01\x00binary"), ("a.rec", b"T deal\x00x\n")]:
+        path = tmp_path / name
+        path.write_bytes(data)
+        err = _bad(capsys, str(path))
+        assert err.startswith(f"{path}:1:"), err
+    assert "binary data, not text" in err  # the notation's own words
+
+
+def test_binary_notation_on_standard_input_and_in_python_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A record on standard input (`referee moves -`) or given to the API as text that
+    holds a NUL byte is bad input at the byte, not a path to look up."""
+    import referee
+
+    for text in ["T deal\x00", "game: sekigahara\nT deal tokugawa\n\x00\x01"]:
+        with pytest.raises(referee.RecordError) as caught:
+            referee.check(text)
+        assert "binary data, not text" in str(caught.value)
+    done = subprocess.run(
+        [sys.executable, "-m", "referee", "moves", "-"],
+        input=b"T deal x\n\x00\x01binary",
+        capture_output=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 2
+    assert done.stderr.decode().startswith("<stdin>:2:1: binary data, not text")

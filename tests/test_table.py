@@ -119,3 +119,16 @@ def test_an_endless_line_is_refused() -> None:
     assert done.returncode == 2
     assert b"<stdin>:1: a line longer than 16,384 bytes: refused" in done.stderr
     assert "1 deal: legal" in done.stdout.decode()
+
+
+def test_what_a_line_gave_is_echoed_clipped_and_escaped(tmp_path: Path) -> None:
+    """A word the table cannot use is said back escaped (no terminal control reaches the
+    screen) and clipped, however long the line."""
+    word = "x" * 15_000 + "\x1b[31m"
+    done = table(f"moves {word}\nmoves fly\x1b[2J\nsave {tmp_path}/no/such/{'y' * 3000}.rec\n")
+    err = done.stderr.decode()
+    assert done.returncode == 2
+    assert "\x1b" not in err and len(err) < 4_000, len(err)
+    assert "<stdin>:1: moves xxx" in err and "more characters)" in err
+    assert "<stdin>:2: moves fly\\x1b[2J: no such action" in err
+    assert f"<stdin>:3: save {tmp_path}/no/such/yyy" in err and ": cannot write: " in err

@@ -18,6 +18,7 @@ from referee.commands.options import (
 from referee.resolve.overlays import Choice
 from referee.run.moves import MAX_JUDGED, MAX_SECONDS
 from referee.run.moves_report import Asked, moves_report, render
+from referee.text import shown
 
 HELP = (
     "List what the side to act may do next, after the record's last event (or before\n"
@@ -79,7 +80,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
     if args.action and args.action not in spec.sym.event_actions():
         known = ", ".join(sorted(spec.sym.event_actions()))
-        return _usage(args, f"--action {args.action}: no such action (actions: {known})")
+        return _usage(args, f"--action {shown(args.action)}: no such action (actions: {known})")
     asked = Asked(args.at, args.every, args.action, args.stack, args.to, args.limit)
     report = moves_report(spec, args.record, choice, asked)
     _emit(args, report.as_json(), render(report))

@@ -27,11 +27,13 @@ from referee.run.moves_report import Asked, Report, enumerate_moves, render
 from referee.run.position import _read
 from referee.run.position import render as render_position
 from referee.run.session import Session
+from referee.text import shown
 
 MAX_LINE_BYTES = 16 * 1024  # a line longer than this is refused
 MAX_LINES = 100_000  # lines read, at most
 MAX_PROBLEMS = 100  # refused events and unreadable lines before the table stops
 MAX_SECONDS_IN_ALL = 3_600.0  # the whole session, at most
+MESSAGE_CHARS = 1_000  # of a message about a line, at most (the line's words echoed)
 
 HELP = (
     "Play at the table: type events in the table notation (docs/notation.md), one a\n"
@@ -101,7 +103,11 @@ class Table:
 
     def bad(self, where: str, message: str, hint: str = "") -> None:
         """An unreadable line: said on standard error; exit code 2."""
-        print(f"{where}: {message}" + (f"\n  hint: {hint}" if hint else ""), file=sys.stderr)
+        # what the line gave is echoed clipped and escaped (a control character, a huge word)
+        said = shown(message, MESSAGE_CHARS) + (
+            f"\n  hint: {shown(hint, MESSAGE_CHARS)}" if hint else ""
+        )
+        print(f"{where}: {said}", file=sys.stderr)
         self.code = EXIT_BAD_INPUT
         self.problems += 1
 
@@ -227,12 +233,12 @@ class Table:
             )
             path.write_text(text, encoding="utf-8")
         except RefereeError as err:
-            self.bad(where, f"save {file}: {err.problems[0].message}")
+            self.bad(where, f"save {shown(file)}: {err.problems[0].message}")
             return
         except OSError as err:
-            self.bad(where, f"save {file}: cannot write: {err.strerror}")
+            self.bad(where, f"save {shown(file)}: cannot write: {err.strerror}")
             return
-        self.say(f"saved {len(self.session.written)} event(s) to {file}")
+        self.say(f"saved {len(self.session.written)} event(s) to {shown(file)}")
 
     def help(self) -> None:
         top = self.session.ref.machine.top

@@ -78,6 +78,12 @@ def is_notation_source(path: Source) -> bool:
 
 def parse_notation(spec: Spec, text: str, file: str) -> Notation:
     text = text.replace("\r\n", "\n")
+    nul = text.find("\x00")
+    if nul >= 0:  # a NUL byte is no text: an executable, an image, a compressed file
+        line = text.count("\n", 0, nul) + 1
+        column = nul - (text.rfind("\n", 0, nul) + 1) + 1
+        where = Span(file, line, column)
+        raise RefereeError([Problem(where, "binary data, not text: a record is text")])
     source = text if text.endswith("\n") else text + "\n"
     try:
         tree = lark_notation().parse(source)
