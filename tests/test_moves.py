@@ -381,3 +381,27 @@ def test_binary_notation_on_standard_input_and_in_python_is_refused(
     )
     assert done.returncode == 2
     assert done.stderr.decode().startswith("<stdin>:2:1: binary data, not text")
+
+
+@pytest.mark.parametrize(("at", "action"), [(5, "fire"), (7, "melee")])
+def test_fierce_battle_fire_and_melee_are_listed_with_their_retreats(at: int, action: str) -> None:
+    """Fire (west's defensive fire) and melee (east's attack) in Fierce Battle's first turn:
+    each listed event says its result as the rules tell it (the fire or melee, the morale
+    check, the retreat), the retreats are among the events, and each is legal appended."""
+    spec = load_spec(find_game("fierce-battle"))
+    path = EXAMPLES / "fierce-battle" / "first-turn.yaml"
+    data = record(path)
+    report = listed(spec, path, at, action=action, every=True)
+    (found,) = [a for a in report.moves.actions if a.action == action]
+    side = data["events"][at - 1][action]["by"]
+    assert found.by == side and found.listed
+    told = [t for x in found.listed for t in x.told]
+    assert any(t.startswith("11/checked: ") for t in told)  # a morale check
+    retreats = [x for x in found.listed if x.args.get("retreat") or x.args.get("defender_retreat")]
+    assert retreats and any(t.startswith("11-1/retreated: ") for x in retreats for t in x.told)
+    for x in [found.listed[0], retreats[0], found.listed[-1]]:
+        verdict = appended(spec, data, at - 1, x.event)
+        assert verdict.legal, (x.event, [v.cites for v in verdict.violations])
+    # a retreat the rules refuse (not the full distance, or none given when one was open)
+    # is counted among the refusals, with its clause
+    assert {r.cites for r in found.refused} & {"11-1-3/full-distance", "11-1-3/had-a-way"}
