@@ -33,7 +33,7 @@ HELP = (
     "answers yes with the route, or no with the clause that refuses and its numbers.",
     [
         "referee moves examples/weeks-1-2.yaml --at 28",
-        "referee moves examples/weeks-1-2.yaml --at 28 --stack Edo --to Oyama",
+        "referee moves examples/fierce-battle/first-turn.yaml --at 1 --stack 0203 --to 0503",
         "referee moves examples/weeks-1-2.yaml --at 28 --action muster --all",
         "referee moves game.rec --format json   # result.events: each as a record writes it",
     ],

@@ -51,9 +51,9 @@ HELP = (
     "Bounded: a line of at most 16 KiB, at most --max-lines lines, at most 100 refused\n"
     "or unreadable lines, an hour in all; binary input is refused.",
     [
-        "referee table --game sekigahara",
+        "referee table --game fierce-battle",
         "referee table --from examples/weeks-1-2.yaml",
-        "printf 'T deal tokugawa,tokugawa,fukushima,maeda,date\\nsave game.rec\\n' | referee table",
+        "referee table < events.rec   # judged line by line; a `save game.rec` line saves",
     ],
     [
         "0  every event typed was legal",
