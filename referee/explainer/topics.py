@@ -623,8 +623,8 @@ def render_data(x: dict[str, Any]) -> str:
     out = [escape(f"{shown(x['name'])}  (an entry of {x['collection']}{where})"), ""]
     out += [escape(f"  {k}: {flow(v)}") for k, v in x["fields"].items()]
     out.append("")
-    said = render_facts(x)
-    out += [*said, ""] if said else []
+    lines = render_facts(x)
+    out += [*lines, ""] if lines else []
     types = [f"{t['kind']} {t['name']} ({t['clause']})" for t in x["types"]]
     out.append(f"a value of: {', '.join(types) if types else 'no type of the spec'}")
     per = [f"{s['name']} ({s['clause']})" for s in x["state"] if s["per_value"]]
