@@ -4,32 +4,16 @@ Battle; a section with its sub-clauses; a word search; and hostile topics."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from referee.cli import main
 from tests.referee_helpers import output
+from tests.test_explain_topics import at_root, explained, text_of
 
-ROOT = Path(__file__).resolve().parents[1]
 FB = ("--game", "fierce-battle")
-
-
-@pytest.fixture(autouse=True)
-def at_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)
-
-
-def explained(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
-    assert main(["explain", *argv, "--format", "json"]) == 0
-    x: dict[str, Any] = output(capsys.readouterr().out)
-    return x
-
-
-def text_of(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    assert main(["explain", *argv]) == 0
-    return capsys.readouterr().out
+__all__ = ["at_root"]  # files are shown relative to the repository (autouse, as imported)
 
 
 def computed(x: dict[str, Any]) -> dict[str, Any]:

@@ -24,7 +24,7 @@ HELP = (
         "referee explain 7.3.1/no-pickup",
         "referee explain size_penalty --format json",
         "referee explain file:decisions",
-        "referee explain Osaka",
+        "referee explain --game fierce-battle 0103",
         "referee explain 8.8",
         'referee explain "retreat castle"',
     ],

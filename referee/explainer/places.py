@@ -1,5 +1,5 @@
-"""What the rules say of one entry of the game's data (``referee explain Osaka``, ``explain
-mori-3``, ``explain 0605``): what joins it to the other entries of its collection, what the
+"""What the rules say of one entry of the game's data (``referee explain`` of a location, a
+block face, a hex, a unit): what joins it to the other entries of its collection, what the
 rules' definitions compute of it, its game state at the start, and what starts there.
 
 Nothing here knows the game. What an entry is comes from the spec's declarations: the types
