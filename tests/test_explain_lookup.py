@@ -209,6 +209,8 @@ def test_words_that_match_nothing_together_suggest_the_nearest(
         "\x00\x01\x02",
         "8.8\x1b[0m",
         "search:\x1b]0;title\x07retreat",
+        "\udcff\udcfe\udc80castle",  # bytes not UTF-8 on the command line, as Python reads them
+        "search:\udcff\udcfe",
     ],
 )
 def test_control_characters_and_escape_sequences_are_escaped(
@@ -218,7 +220,7 @@ def test_control_characters_and_escape_sequences_are_escaped(
     captured = capsys.readouterr()
     said = captured.out + captured.err
     assert code in (0, 2) and "Traceback" not in said
-    for raw in ("\x1b", "\x07", "\x00", "\u202e", "\r"):
+    for raw in ("\x1b", "\x07", "\x00", "\u202e", "\r", "\udcff"):
         assert raw not in said, (topic, said)
     assert main(["explain", topic, "--format", "json"]) == code
     out = capsys.readouterr().out
