@@ -182,6 +182,10 @@ def test_search_qualifier_searches_a_word_that_is_also_a_name(
     x = explained(capsys, "search:zzzzqqq")
     assert (x["kind"], x["hits"], x["found"]) == ("search", [], 0)
     assert text_of(capsys, "search:zzzzqqq") == "nothing matches 'zzzzqqq'\n"
+    # no word at all (bytes not UTF-8, as Python reads them from the command line): said so,
+    # the topic escaped
+    assert text_of(capsys, "search:\udcff\udcfe%") == "no word to search for in '\\udcff\\udcfe%'\n"
+    assert explained(capsys, "search:%%")["words"] == []
 
 
 def test_a_word_search_in_fierce_battle(capsys: pytest.CaptureFixture[str]) -> None:

@@ -196,7 +196,9 @@ def render_search(x: dict[str, Any]) -> str:
     words = " ".join(x["words"])
     more = f" ({x['words_left_out']} more words left out)" if x["words_left_out"] else ""
     head = f"{x['found']} match every word of '{words}'{more}"
-    if not x["hits"]:
+    if not x["words"]:  # nothing in the topic is a word: it is shown as given, escaped
+        head = f"no word to search for in '{x['topic']}'"
+    elif not x["hits"]:
         head = f"nothing matches '{words}'{more}"
     elif not x["complete"]:
         head = f"nothing matches every word of '{words}'{more}; some of them:"
