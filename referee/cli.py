@@ -37,7 +37,7 @@ GC_THRESHOLD = 20_000
 COMMANDS: dict[str, tuple[str, str]] = {
     "clauses": ("listing", "list every clause of the rulebook"),
     "overlays": ("listing", "list the printings, clarifications and decisions"),
-    "explain": ("listing", "explain a clause, label, name, overlay, printing or data entry"),
+    "explain": ("explain", "explain a clause, name, overlay, data entry or section; search"),
     "check": ("check", "replay game records and judge every event"),
     "show": ("show", "show the position at an event of a record"),
     "compare": (

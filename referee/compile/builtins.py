@@ -103,6 +103,8 @@ def _builtin(name: str, args: tuple[Any, ...]) -> Any:
         return tuple(args[0])[-1] if args[0] else None
     if name == "distinct":
         return _unique(args[0])
+    if name == "shuffled":  # with no random source (the referee's suggestions): as it is
+        return tuple(args[0])
     if name == "repeat":
         return repeated(args[0], args[1])
     if name == "flatten":

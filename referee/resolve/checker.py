@@ -358,7 +358,11 @@ class Checker(ExpressionChecker):
         """A list of argument records, each naming the action's parameters with their types
         (and the ``extra`` fields)."""
         proposed = given if given is not None else a.propose
-        t = self.expr(proposed, env) if proposed is not None else ANY
+        self.suggesting = True  # shuffled(...) may draw here, and only here
+        try:
+            t = self.expr(proposed, env) if proposed is not None else ANY
+        finally:
+            self.suggesting = False
         if t.kind not in ("list", "any"):
             self.error(proposed.span if proposed else a.span, f"{what} a list, not {t}")
         params = {p.name: p for p in a.params}

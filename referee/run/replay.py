@@ -148,7 +148,8 @@ def _outcome(ref: Referee, ev: Event | None, since: int, room: int) -> dict[str,
 
 
 # A record of this many events or fewer from a position is a dispute: its verdict tells
-# what happened unasked.
+# what happened unasked, legal or not. A legal record from a position is told what
+# happened whatever its length (what a refusal tells of a longer one is asked for).
 DISPUTE_EVENTS = 3
 
 
@@ -210,6 +211,7 @@ def _replay(
                 return verdict
     verdict.relied = sorted(relied)
     verdict.summary = ref.summary()
+    verdict.explain = verdict.explain or (record.position is not None and verdict.legal)
     return verdict
 
 
