@@ -90,6 +90,10 @@ class Display:
     path: str
     told: list[Told]
     states: frozenset[str] = field(default_factory=frozenset)  # every state drawn
+    inside: str = ""  # a state keyed by location: the units inside its castle
+    besieged: str = ""  # a state keyed by location: the side besieged there
+    lost: str = ""  # a state keyed by side: the units it has lost
+    hands: str = ""  # a state keyed by side: the cards in its hand (drawn as a count)
 
     def colour(self, value: Any) -> str:
         """A printed colour (a name of ``colours``, or an entry with a ``colour``) as drawn."""
@@ -205,10 +209,15 @@ def load_display(spec: Spec, sides: list[str]) -> Display:
     combat_at = [state(s, ("display", "combat", "at", i)) for i, s in enumerate(combat["at"])]
     impact = state(combat["impact"], ("display", "combat", "impact")) if combat["impact"] else ""
     units = state(d["units"], ("display", "units"))
+    siege = d.get("siege", {})
+    inside = state(siege["inside"], ("display", "siege", "inside")) if siege else ""
+    besieged = state(siege["besieged"], ("display", "siege", "besieged")) if siege else ""
+    lost = state(d["lost"], ("display", "lost")) if "lost" in d else ""
+    hands = state(d["hands"], ("display", "hands")) if "hands" in d else ""
     if problems:
         texts = {d.file: d.text for d in spec.components.documents.values()}
         raise RefereeError(problems, texts)
-    drawn = {units, impact, *combat_at, *(b.state for b in boxes)}
+    drawn = {units, impact, inside, besieged, lost, hands, *combat_at, *(b.state for b in boxes)}
     drawn |= {m.holder for m in marks} | {m.standing for m in marks}
     return Display(
         width=width,
@@ -225,6 +234,10 @@ def load_display(spec: Spec, sides: list[str]) -> Display:
         path=d.get("path", ""),
         told=[Told(t["cites"], t["at"], t["label"]) for t in d.get("told", [])],
         states=frozenset(drawn - {""}),
+        inside=inside,
+        besieged=besieged,
+        lost=lost,
+        hands=hands,
     )
 
 

@@ -5,6 +5,7 @@ same Referee, stopping at the first illegal event."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,7 @@ class Step:
     violation: dict[str, Any] | None = None  # cites, clause, label, title, message
     told: list[dict[str, Any]] = field(default_factory=list)  # cites, clause, text, values
     told_left_out: int = 0
+    lost_here: dict[str, list[Any]] = field(default_factory=dict)  # by side: lost at this event
 
 
 @dataclass
@@ -110,10 +112,13 @@ def _replay(
                 step = _before(spec, path, choice, display.states, ev)
             if step is not None:
                 _judged(ref, step, violations, told)
+                if not violations and display.lost:
+                    step.lost_here = _lost_here(ref, display.lost, step.state.get(display.lost))
                 if after and ev.index == last and not violations:
                     later = _step(ref, display.states, "after", ev)
                     later.verdict, later.violation = step.verdict, step.violation
                     later.told, later.told_left_out = step.told, step.told_left_out
+                    later.lost_here = step.lost_here
                     step = later
                 if not steps:
                     first = ev.index
@@ -129,6 +134,27 @@ def _replay(
         return Replay(ref.record.doc.file, n, steps, first, illegal, ref.printing, sides)
     finally:
         ref.release()
+
+
+def _lost_here(ref: Referee, name: str, before: Any) -> dict[str, list[Any]]:
+    """By side, the units the state ``name`` (keyed by side) gained at the event just
+    judged: those lost at it."""
+    read, _ = read_state(ref, frozenset({name}))
+    after = read.get(name, {}).get("value") or {}
+    before = before if isinstance(before, dict) else {}
+    out: dict[str, list[Any]] = {}
+    for side, now in after.items() if isinstance(after, dict) else ():
+        was = Counter(shown(str(x), TEXT_KEPT) for x in before.get(side) or [])
+        new = []
+        for x in now if isinstance(now, list) else []:
+            key = shown(str(x), TEXT_KEPT)
+            if was[key] > 0:
+                was[key] -= 1
+            else:
+                new.append(x)
+        if new:
+            out[side] = new
+    return out
 
 
 def _sides(ref: Referee) -> list[str]:
