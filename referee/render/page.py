@@ -18,7 +18,7 @@ from typing import Any
 
 from referee.compile.spec import Spec
 from referee.records.record import Source
-from referee.render import svg, svg_step
+from referee.render import log, svg, svg_step
 from referee.render.display import load_display
 from referee.render.steps import Replay, Step, replay_steps
 from referee.resolve.overlays import Choice
@@ -65,7 +65,17 @@ def replay_page(
         "window": len(steps) < total,
     }
     pieces: dict[str, int] = {}
-    data["steps"] = [_entry(display, replay, s, pieces) for s in steps]
+    data["steps"] = [
+        {
+            **_entry(display, replay, s, pieces),
+            "log": log.entry(display, s, steps[i + 1].state if i + 1 < len(steps) else None),
+        }
+        for i, s in enumerate(steps)
+    ]
+    data["sides"] = [
+        {"side": svg.clean(side, 40), "letter": svg.clean(look.letter, 4)}
+        for side, look in display.sides.items()
+    ]
     data["pieces"] = list(pieces)
     board = svg.to_text(svg.board(display))
     return _page(data, board, replay.file), replay
@@ -148,8 +158,11 @@ script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
   #events { max-height: 40vh; overflow-y: auto; padding-left: 4.5ch; }
   #events li.current { font-weight: bold; outline: 2px solid #1f4e9e; }
   #events li.illegal { color: #7f0000; }
-  #events li.illegal::before { content: "\\2717  ILLEGAL  "; font-weight: bold; }
   #events button { all: unset; cursor: pointer; }
+  #events button:focus-visible { outline: 3px solid #1f4e9e; }
+  #events .kind { font-weight: bold; }
+  .filters { display: flex; gap: 0.6rem; flex-wrap: wrap; margin: 0.3rem 0; }
+  .filters select, .filters label { font-size: 1rem; }
   .cites { font-family: ui-monospace, monospace; }
   @media (max-width: 40rem) {
     main { padding: 0; } aside { padding: 0 0.5rem; }
@@ -181,6 +194,11 @@ script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
   <h2>What the rules told</h2>
   <ul id="told"></ul>
   <h2>Events</h2>
+  <div class="filters" role="group" aria-label="filter the events">
+    <label>side <select id="by-side"><option value="">every side</option></select></label>
+    <label>kind <select id="by-kind"><option value="">every kind</option></select></label>
+    <span id="shown-count" aria-live="polite"></span>
+  </div>
   <p id="window-note"></p>
   <ol id="events"></ol>
 </aside>
@@ -208,13 +226,33 @@ SCRIPT = """
     else li.style.listStyleType = "none";
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = s.label + (s.verdict === "illegal" ? " (" + s.cites + ")" : "");
+    b.textContent = s.log.text;
+    b.title = s.heading;
     b.addEventListener("click", () => go(i));
     li.appendChild(b);
+    li.dataset.by = s.log.by;
+    li.dataset.kind = s.log.kind;
     if (s.verdict === "illegal") li.classList.add("illegal");
     $("events").appendChild(li);
     items.push(li);
   });
+  // the filters: by side, by kind of event (the actions the record holds)
+  const bySide = $("by-side"), byKind = $("by-kind");
+  data.sides.forEach((d) => bySide.add(new Option(d.side + " (" + d.letter + ")", d.side)));
+  [...new Set(steps.map((s) => s.log.kind).filter((k) => k))].sort()
+    .forEach((k) => byKind.add(new Option(k, k)));
+  function filter() {
+    let n = 0;
+    items.forEach((li) => {
+      const hide = (bySide.value && li.dataset.by !== bySide.value) ||
+        (byKind.value && li.dataset.kind !== byKind.value);
+      li.hidden = Boolean(hide);
+      if (!hide) n += 1;
+    });
+    $("shown-count").textContent = n + " of " + items.length + " shown";
+  }
+  bySide.addEventListener("change", filter);
+  byKind.addEventListener("change", filter);
   // room for the widest event number in the list's margin ("147." or "199999.")
   $("events").style.paddingLeft =
     (String(data.first + steps.length).length + 2.5) + "ch";
@@ -285,7 +323,7 @@ SCRIPT = """
   $("last").addEventListener("click", () => go(steps.length - 1));
   slider.addEventListener("input", () => go(Number(slider.value)));
   document.addEventListener("keydown", (e) => {
-    if (e.target === slider) return;
+    if (e.target === slider || e.target.tagName === "SELECT") return;
     if (e.key === "ArrowRight") { go(current + 1); e.preventDefault(); }
     else if (e.key === "ArrowLeft") { go(current - 1); e.preventDefault(); }
     else if (e.key === "Home") { go(0); e.preventDefault(); }
