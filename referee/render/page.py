@@ -20,6 +20,7 @@ from referee.compile.spec import Spec
 from referee.records.record import Source
 from referee.render import log, svg, svg_step
 from referee.render.display import load_display
+from referee.render.layout import clean
 from referee.render.steps import Replay, Step, replay_steps
 from referee.resolve.overlays import Choice
 
@@ -57,7 +58,7 @@ def replay_page(
     display = load_display(spec, replay.sides)
     total = replay.illegal if replay.illegal is not None else replay.events + 1
     data: dict[str, Any] = {
-        "file": svg.clean(replay.file, 200),
+        "file": clean(replay.file, 200),
         "events": replay.events,
         "first": replay.first,
         "start": start,
@@ -73,7 +74,7 @@ def replay_page(
         for i, s in enumerate(steps)
     ]
     data["sides"] = [
-        {"side": svg.clean(side, 40), "letter": svg.clean(look.letter, 4)}
+        {"side": clean(side, 40), "letter": clean(look.letter, 4)}
         for side, look in display.sides.items()
     ]
     data["pieces"] = list(pieces)
@@ -87,15 +88,14 @@ def _entry(display: Any, replay: Replay, step: Step, pieces: dict[str, int]) -> 
     return {
         "event": ev["index"] if ev else None,
         "label": _label(step),
-        "heading": svg.clean(svg_step.heading(replay, step), 300),
-        "rules": [svg.clean(x, 300) for x in [step.summary, *step.frames] if x],
+        "heading": clean(svg_step.heading(replay, step), 300),
+        "rules": [clean(x, 300) for x in [step.summary, *step.frames] if x],
         "verdict": step.verdict,
         "cites": v.get("cites", ""),
-        "title": svg.clean(v.get("title", ""), 200),
-        "message": svg.clean(v.get("message", ""), 600),
+        "title": clean(v.get("title", ""), 200),
+        "message": clean(v.get("message", ""), 600),
         "told": [
-            {"cites": svg.clean(t["cites"], 100), "text": svg.clean(t["text"], 600)}
-            for t in step.told
+            {"cites": clean(t["cites"], 100), "text": clean(t["text"], 600)} for t in step.told
         ],
         "told_left_out": step.told_left_out,
         # the step's layer as pieces (caption, control, event, units, boxes, panel), each
@@ -112,7 +112,7 @@ def _label(step: Step) -> str:
     if ev is None:
         return "start" if step.position == "start" else "end"
     by = f" by {ev['by']}" if ev["by"] is not None else ""
-    return svg.clean(f"{ev['action']}{by}", 120)
+    return clean(f"{ev['action']}{by}", 120)
 
 
 def script_json(data: Any) -> str:
@@ -123,7 +123,7 @@ def script_json(data: Any) -> str:
 
 def _page(data: Any, board: str, file: str) -> str:
     parts = {
-        "TITLE": html.escape(svg.clean(f"Replay of {file}", 200)),
+        "TITLE": html.escape(clean(f"Replay of {file}", 200)),
         "BOARD": board,
         "DATA": script_json(data),
         "SCRIPT": SCRIPT,
@@ -145,6 +145,7 @@ script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
   main { display: flex; flex-wrap: wrap; gap: 1rem; padding: 0.5rem; }
   #board { flex: 3 1 36rem; min-width: 0; }
   #board svg { width: 100%; height: auto; display: block; }
+  body.zones #board g.zones { display: inline; }
   aside { flex: 1 1 20rem; min-width: 0; }
   h1 { font-size: 1.1rem; margin: 0.5rem; overflow-wrap: anywhere; }
   .controls { display: flex; gap: 0.4rem; align-items: center; flex-wrap: wrap; }
@@ -185,6 +186,8 @@ script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
     <input id="slider" type="range" min="0" value="0" aria-label="step">
     <span id="where" aria-live="polite"></span>
   </div>
+  <label id="zones-switch" hidden><input type="checkbox" id="zones">
+    show zones of control (Z)</label>
   <div id="verdict" aria-live="polite">
     <div><strong id="verdict-word"></strong> <span id="cites" class="cites"></span>
       <span id="clause-title"></span></div>
@@ -317,6 +320,10 @@ SCRIPT = """
     document.body.dataset.step = String(i);
     document.body.dataset.event = s.event === null ? "" : String(s.event);
   }
+  // zones of control, on request (a hex board's display data names them)
+  if (document.querySelector("#board svg[data-zones]")) $("zones-switch").hidden = false;
+  const zones = $("zones");
+  zones.addEventListener("change", () => document.body.classList.toggle("zones", zones.checked));
   $("first").addEventListener("click", () => go(0));
   $("prev").addEventListener("click", () => go(current - 1));
   $("next").addEventListener("click", () => go(current + 1));
@@ -328,6 +335,10 @@ SCRIPT = """
     else if (e.key === "ArrowLeft") { go(current - 1); e.preventDefault(); }
     else if (e.key === "Home") { go(0); e.preventDefault(); }
     else if (e.key === "End") { go(steps.length - 1); e.preventDefault(); }
+    else if ((e.key === "z" || e.key === "Z") && !$("zones-switch").hidden) {
+      zones.checked = !zones.checked;
+      zones.dispatchEvent(new Event("change"));
+    }
   });
   go(data.start);
 })();

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.render import layout
+from referee.render import hexmap, layout
 from referee.render.display import Display, Mark, Place
 from referee.render.layout import Box, Boxes, Spot, clean, text_box
 
@@ -72,19 +72,26 @@ def plan(display: Display) -> Plan:
 def _make(display: Display) -> Plan:
     taken = Boxes((0, 0, display.width, display.height))
     out = Plan(taken=taken)
+    if display.hexes is not None:  # a hex board: its hexes' own texts and the legend
+        for box in hexmap.fixed_boxes(display):
+            taken.add(box)
+        out.marks = {p: [] for p in display.places}
+        return out
     if display.places:
         taken.add(legend_box(display))
     for b in display.boxes:
         taken.add((b.x, b.y, b.x + b.width, b.y + b.height))
     for p in display.places.values():
         taken.add((p.x - RADIUS, p.y - RADIUS, p.x + RADIUS, p.y + RADIUS))
-        placed = []
+        placed: list[tuple[Mark, float, float]] = []
         for i, mark in enumerate(marks_of(display, p)):
             x, y = p.x + 46 + MARK_STEP * i, p.y - 22
             placed.append((mark, x, y))
             taken.add((x - 26, y - 26, x + 26, y + 26))
             if mark.holder:
-                taken.add((x - BADGE_R, y + BADGE_DY - BADGE_R, x + BADGE_R, y + BADGE_DY + BADGE_R))
+                taken.add(
+                    (x - BADGE_R, y + BADGE_DY - BADGE_R, x + BADGE_R, y + BADGE_DY + BADGE_R)
+                )
         out.marks[p.name] = placed
     for p in display.places.values():
         out.labels[p.name] = _label(taken, p, out.marks[p.name])

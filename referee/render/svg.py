@@ -16,9 +16,10 @@ import math
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from referee.render import hexmap
 from referee.render import plan as planned
 from referee.render.display import Display, SideLook
-from referee.render.layout import LABEL, clean
+from referee.render.layout import clean
 
 SVG_NS = "http://www.w3.org/2000/svg"
 HEADER = 400  # the caption band above the map
@@ -106,6 +107,9 @@ def board(
             "class": "board",
         },
     )
+    svg.set("data-board", display.kind)
+    if display.zones:
+        svg.set("data-zones", "on request")  # drawn hidden: the page's switch shows them
     _el(svg, "title", "The board")
     _defs(svg, display)
     _el(svg, "rect", x=0, y=0, width=w, height=h, fill="#ffffff")
@@ -121,10 +125,13 @@ def board(
         stroke_width=4,
     )
     static = _el(svg, "g", id="map", transform=f"translate(0 {HEADER})")
-    _roads(static, display)
-    _boxes(static, display)
-    _places(static, display)
-    _legend(static, display)
+    if display.hexes is not None:
+        hexmap.draw_board(static, display, _el, _outlined, _title)
+    else:
+        _roads(static, display)
+        _boxes(static, display)
+        _places(static, display)
+        _legend(static, display)
     layer = step_layer if step_layer is not None else ET.Element("g")
     layer.set("id", "step")
     svg.append(layer)
@@ -179,6 +186,8 @@ def _defs(svg: ET.Element, display: Display) -> None:
         orient="auto-start-reverse",
     )
     _el(m, "path", d="M0,0 L10,5 L0,10 z", fill=PATH_BLUE)
+    if display.hexes is not None:
+        hexmap.defs(defs, display)
 
 
 def _roads(g: ET.Element, display: Display) -> None:
@@ -213,8 +222,17 @@ def _places(g: ET.Element, display: Display) -> None:
         label = plan.labels[p.name]
         if label.leader:
             x1, y1, x2, y2 = label.leader
-            _el(loc, "line", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#333333", stroke_width=3,
-                class_="leader")
+            _el(
+                loc,
+                "line",
+                x1=x1,
+                y1=y1,
+                x2=x2,
+                y2=y2,
+                stroke="#333333",
+                stroke_width=3,
+                class_="leader",
+            )
         _outlined(
             loc,
             clean(p.name),

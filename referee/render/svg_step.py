@@ -11,10 +11,10 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from typing import Any
 
-from referee.render import layout
+from referee.render import hexmap, layout
 from referee.render import plan as planned
-from referee.render.display import Display
-from referee.render.layout import Boxes, text_box, text_width
+from referee.render.display import Display, Place
+from referee.render.layout import Boxes, clean, text_box, text_width
 from referee.render.steps import Replay, Step
 from referee.render.svg import (
     FACES_SHOWN,
@@ -30,7 +30,6 @@ from referee.render.svg import (
     _pattern_id,
     _title,
     board,
-    clean,
     panel_top,
 )
 
@@ -45,8 +44,12 @@ def step_layer(display: Display, replay: Replay, step: Step) -> ET.Element:
     _caption(layer, display, replay, step)
     taken = planned.plan(display).taken.copy()
     groups = [_el(layer, "g", transform=f"translate(0 {HEADER})") for _ in range(4)]
-    _control(groups[0], display, step)
-    _units(groups[2], display, step, taken)
+    if display.hexes is not None:
+        hexmap.draw_zones(groups[0], display, step.zones, _el, _title)
+        hexmap.draw_pieces(groups[2], display, step.pieces, taken, _el, _outlined, _title)
+    else:
+        _control(groups[0], display, step)
+        _units(groups[2], display, step, taken)
     _event(groups[1], display, step, taken)
     _box_units(groups[3], display, step)
     _panel(layer, display, step)
@@ -120,46 +123,48 @@ def status_line(display: Display, step: Step) -> str:
     return " \u00b7 ".join(parts)
 
 
+CAPTION_WIDTH = 2400  # a board narrower than this has its caption drawn smaller
+CHAR = 24.6  # the mean advance of a caption's character at 36 px (what LINE holds on 3354)
+
+
 def _caption(layer: ET.Element, display: Display, replay: Replay, step: Step) -> None:
     cap = _el(layer, "g", class_="caption")
-    _el(
-        cap,
-        "text",
-        clean(heading(replay, step), 300),
-        x=30,
-        y=56,
-        font_size=44,
-        font_weight="bold",
-        class_="heading",
-    )
+    k = min(1.0, display.width / CAPTION_WIDTH)
+    chars = min(LINE, int((display.width - 60) / (CHAR * k)))
+    head = clean(heading(replay, step), 300)
+    size = 44 * k
+    while size > 22 and text_width(head, size, bold=True) > display.width - 60:
+        size -= 1
+    _el(cap, "text", head, x=30, y=56, font_size=round(size), font_weight="bold", class_="heading")
     where = " \u00b7 ".join([s for s in [step.summary, *step.frames] if s])
     verdict = clean(verdict_line(step), 600)
     illegal = step.verdict == "illegal"
     # the band holds six lines under the heading: the state of play (hands, losses) one,
     # the verdict up to three (two for a legal one, whose outcomes the page lists in
     # full), the procedures what is left
-    lines = _fit(_wrap(verdict), 3 if illegal else 2) if verdict else []
-    y = 110
-    for line in _fit(_wrap(clean(where, 400)), 2 if len(lines) < 3 else 1):
-        _el(cap, "text", line, x=30, y=y, font_size=36, class_="rules")
-        y += 46
+    lines = _fit(_wrap(verdict, chars), 3 if illegal else 2, chars) if verdict else []
+    y = 110.0
+    step_y = 46 * k
+    for line in _fit(_wrap(clean(where, 400), chars), 2 if len(lines) < 3 else 1, chars):
+        _el(cap, "text", line, x=30, y=round(y), font_size=round(36 * k), class_="rules")
+        y += step_y
     status = status_line(display, step)
     if status:
-        (line,) = _fit(_wrap(clean(status, 600)), 1)
-        _el(cap, "text", line, x=30, y=y, font_size=36, class_="status")
-        y += 46
+        (line,) = _fit(_wrap(clean(status, 600), chars), 1, chars)
+        _el(cap, "text", line, x=30, y=round(y), font_size=round(36 * k), class_="status")
+        y += step_y
     if not verdict:
         return
-    y += 10
+    y += 10 * k
     box = _el(cap, "g", class_="verdict-box")
     _title(box, verdict)  # the whole verdict, where the box shows part of it
     _el(
         box,
         "rect",
         x=20,
-        y=y - 36,
+        y=round(y - 36 * k),
         width=display.width - 40,
-        height=48 * len(lines) + 10,
+        height=round(48 * k * len(lines) + 10),
         fill="#fde8e8" if illegal else "#e8f3e8",
         stroke=RED if illegal else "#2e7d32",
         stroke_width=4,
@@ -171,14 +176,14 @@ def _caption(layer: ET.Element, display: Display, replay: Replay, step: Step) ->
         "text",
         None,
         x=40,
-        y=y,
-        font_size=38,
+        y=round(y),
+        font_size=round(38 * k),
         class_="verdict",
         data_verdict=step.verdict,
         fill="#7f0000" if illegal else "#1b4d1f",
     )
     for i, line in enumerate(lines):
-        _el(t, "tspan", line, x=40, dy=0 if i == 0 else 48)
+        _el(t, "tspan", line, x=40, dy=0 if i == 0 else round(48 * k))
 
 
 def _state(step: Step, name: str) -> Any:
@@ -196,7 +201,8 @@ def _control(g: ET.Element, display: Display, step: Step) -> None:
                     gone = _el(g, "path", class_="gone", data_location=clean(p.name))
                     gone.set(
                         "d",
-                        f"M{x - 24},{y - 24} L{x + 24},{y + 24} M{x + 24},{y - 24} L{x - 24},{y + 24}",
+                        f"M{x - 24},{y - 24} L{x + 24},{y + 24} "
+                        f"M{x + 24},{y - 24} L{x - 24},{y + 24}",
                     )
                     gone.set("stroke", "#000000")
                     gone.set("stroke-width", "7")
@@ -444,7 +450,7 @@ def _event(g: ET.Element, display: Display, step: Step, taken: Boxes) -> None:
             _title(seg, f"{a.name} - {b.name}" + (": breaks the rule" if broke else ""))
     if step.verdict == "illegal" and not drew_path:
         for name in named:
-            p = display.places[name]
+            p: Place = display.places[name]
             ring = _el(
                 g,
                 "circle",
@@ -464,9 +470,10 @@ def _event(g: ET.Element, display: Display, step: Step, taken: Boxes) -> None:
             if told["cites"] != t.cites:
                 continue
             at = told["values"].get(t.at)
-            p = display.places.get(at) if isinstance(at, str) else None
-            if p is None:
+            found = display.places.get(at) if isinstance(at, str) else None
+            if found is None:
                 continue
+            p = found
             m = _el(
                 g,
                 "g",
@@ -501,9 +508,7 @@ def _note(
     h = box[3] - box[1]
     cy = (box[1] + box[3]) / 2
     w = box[2] - box[0]
-    first = [(0.0, near[1] - cy)] + [
-        (dx, dy + near[1] - cy) for dx, dy in layout.around(w, h, 56)
-    ]
+    first = [(0.0, near[1] - cy)] + [(dx, dy + near[1] - cy) for dx, dy in layout.around(w, h, 56)]
     spot = layout.put(taken, [box], near, first)
     if spot.leader:
         _leader(g, spot.leader)
@@ -625,7 +630,7 @@ def _bad_segments(path: list[str], named: list[str]) -> set[int]:
 
 def panel_lines(display: Display, step: Step) -> list[tuple[int, str]]:
     """The units panel's lines (indent, text): each location's stacks with their faces."""
-    rows: list[str] = []
+    rows: list[str] = hexmap.panel_rows(display, step.pieces)
     units = _state(step, display.units) or {}
     for place, by_side in units.items():
         if not isinstance(by_side, dict):
@@ -649,7 +654,9 @@ def _panel(layer: ET.Element, display: Display, step: Step) -> None:
     _el(
         panel,
         "text",
-        "Units by location (letter, number of blocks: faces)",
+        "Units by hex (side's letter, name: kind and values)"
+        if display.hexes is not None
+        else "Units by location (letter, number of blocks: faces)",
         x=30,
         y=top + 52,
         font_size=34,
