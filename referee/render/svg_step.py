@@ -246,14 +246,17 @@ def _control(g: ET.Element, display: Display, step: Step) -> None:
 
 def stacks_at(display: Display, step: Step, place: str, by_side: dict[str, Any]) -> list[Any]:
     """A location's stacks: (side, faces, inside) for each side there, a besieged side's
-    units inside the castle apart from those of it outside."""
+    units inside the castle apart from those of it outside (all of them, when the state of
+    those inside names none: as the spec's garrison reads, those there now)."""
     besieged = (_state(step, display.besieged) or {}).get(place)
     inside = (_state(step, display.inside) or {}).get(place) or []
     out = []
     for side, faces in by_side.items():
         if not isinstance(faces, list) or not faces:
             continue
-        if side == besieged and isinstance(inside, list) and inside:
+        if side == besieged and (not isinstance(inside, list) or not inside):
+            out.append((side, faces, True))  # no garrison named: every block there is inside
+        elif side == besieged and isinstance(inside, list) and inside:
             left = Counter(str(f) for f in inside)
             outside = []
             for f in faces:
@@ -288,12 +291,13 @@ def _units(g: ET.Element, display: Display, step: Step, taken: Boxes) -> None:
         ]
         spot = layout.put(taken, [whole], (p.x, p.y), first)
         left, y = whole[0] + spot.dx, top + spot.dy + WALL
-        siege = any(inside for _, _, inside in stacks)
+        besieged = (_state(step, display.besieged) or {}).get(place)
+        siege = besieged is not None or any(inside for _, _, inside in stacks)
         parent = g
         if siege:
             parent = _el(g, "g", class_="siege", data_location=clean(place))
-            sides = [s for s, _, _ in stacks]
-            _title(parent, f"siege of {place}: " + ", ".join(sorted(set(sides))))
+            held = "" if any(inside for _, _, inside in stacks) else " (no block inside)"
+            _title(parent, f"siege of {place}: {besieged} besieged{held}")
             _el(
                 parent,
                 "rect",
