@@ -28,7 +28,12 @@ MAX_STEPS = 400  # steps one page holds; a longer record gives a window around t
 
 
 def replay_page(
-    spec: Spec, path: Source, choice: Choice, at: int | None, after: int | None
+    spec: Spec,
+    path: Source,
+    choice: Choice,
+    at: int | None,
+    after: int | None,
+    view: str | None = None,
 ) -> tuple[str, Replay]:
     focus = at if at is not None else after + 1 if after is not None else None
     half = MAX_STEPS // 2
@@ -41,6 +46,7 @@ def replay_page(
 
     asked = ("--at", at) if at is not None else ("--after", after) if after is not None else None
     replay = replay_steps(spec, path, choice, keep, asked=asked)
+    replay.steps = [svg_step.seen_by(s, view) for s in replay.steps]
     steps = replay.steps
     if focus is None and len(steps) > MAX_STEPS:
         # opened at the illegal event (the last step) or at the start

@@ -38,6 +38,13 @@ WALL = 12  # the battlements over a stack inside a castle
 NOTE_SIZE = 36
 
 
+def seen_by(step: Step, view: str | None) -> Step:
+    """A step as the seat ``view`` sees it. The hook of a seat's view (`--view SIDE`, with
+    the hidden-information issue): the other sides' blocks would be drawn face-down, with
+    their counts. Until then every side's are drawn (``view`` changes nothing)."""
+    return step
+
+
 def step_layer(display: Display, replay: Replay, step: Step) -> ET.Element:
     """What changes from step to step: caption, control, the event, units, boxes, panel."""
     layer = ET.Element("g", {"id": "step"})
