@@ -237,47 +237,23 @@ def _legend(g: ET.Element, display: Display, el: Any, title: Any) -> None:
     for i, (text, kind, what) in enumerate(entries):
         r, c = divmod(i, cols)
         x, y = 30 + c * col_w, top + 30 + r * LEGEND_ROW
+        swatch = {"x": x, "y": y, "width": 60, "height": 40, "stroke_width": 3}
         if kind == "terrain":
-            el(
-                leg,
-                "rect",
-                x=x,
-                y=y,
-                width=60,
-                height=40,
-                fill=f"url(#terrain-{what})",
-                stroke="#6b5d45",
-                stroke_width=3,
-            )
+            el(leg, "rect", **swatch, fill=f"url(#terrain-{what})", stroke="#6b5d45")
         elif kind == "side":
             el(leg, "line", x1=x, y1=y + 20, x2=x + 60, y2=y + 20, stroke=what, stroke_width=14)
             el(leg, "line", x1=x, y1=y + 20, x2=x + 60, y2=y + 20, stroke="#ffffff", stroke_width=4)
         elif kind == "piece":
             idx = list(display.sides).index(what)
-            el(
-                leg,
-                "rect",
-                x=x,
-                y=y,
-                width=60,
-                height=40,
-                rx=6,
-                fill=f"url(#side-{idx})",
-                stroke="#000000",
-                stroke_width=3,
-            )
+            el(leg, "rect", **swatch, rx=6, fill=f"url(#side-{idx})", stroke="#000000")
         elif kind == "apart":
             el(
                 leg,
                 "rect",
-                x=x,
-                y=y,
-                width=60,
-                height=40,
+                **swatch,
                 rx=6,
                 fill="#ffffff",
                 stroke="#000000",
-                stroke_width=3,
                 stroke_dasharray="8 5",
             )
         el(leg, "text", clean(text, 60), x=x + 76, y=y + 30, font_size=LEGEND_SIZE)

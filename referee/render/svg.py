@@ -74,6 +74,20 @@ def _outlined(
     )
 
 
+def mark_letter(parent: ET.Element, letter: str, x: float, y: float) -> None:
+    """A mark's (or a holder's badge's) letter, white on black, its baseline at ``y``."""
+    _outlined(
+        parent,
+        clean(letter, 2),
+        x=x,
+        y=y,
+        size=planned.MARK_SIZE,
+        fill="#ffffff",
+        halo="#000000",
+        width=4,
+    )
+
+
 def _title(parent: ET.Element, text: str) -> None:
     _el(parent, "title", clean(text, 600))
 
@@ -247,16 +261,7 @@ def _places(g: ET.Element, display: Display) -> None:
         for mark, x, y in plan.marks[p.name]:
             m = _el(loc, "g", class_="mark", data_item="mark")
             _shape(m, mark.shape, x, y, planned.MARK_R, display.colour(p.entry.get(mark.field)))
-            _outlined(
-                m,
-                clean(mark.letter, 2),
-                x=x,
-                y=y + 11,
-                size=planned.MARK_SIZE,
-                fill="#ffffff",
-                halo="#000000",
-                width=4,
-            )
+            mark_letter(m, mark.letter, x, y + 11)
             _title(m, f"{p.name}: {mark.title}" + _named(p.entry.get(mark.field)))
 
 

@@ -30,6 +30,7 @@ from referee.render.svg import (
     _pattern_id,
     _title,
     board,
+    mark_letter,
     panel_top,
 )
 
@@ -238,16 +239,7 @@ def _control(g: ET.Element, display: Display, step: Step) -> None:
                     stroke="#000000",
                     stroke_width=3,
                 )
-                _outlined(
-                    badge,
-                    clean(look.letter, 2),
-                    x=x,
-                    y=cy + 11,
-                    size=planned.MARK_SIZE,
-                    fill="#ffffff",
-                    halo="#000000",
-                    width=4,
-                )
+                mark_letter(badge, look.letter, x, cy + 11)
                 _title(badge, f"{p.name}: {mark.title} held by {side}")
 
 
