@@ -285,6 +285,9 @@ def test_fierce_battle_s_page_draws_its_hex_board(
     first = page.inner_text("#events li:nth-child(1) button")
     assert first.startswith("east move: unit tokugawa_ashigaru_1; from 0203 via 0303, 0403 to 0503")
     assert "\u2713 7-2-1/moved" in first
+    fire = page.inner_text("#events li:nth-child(5) button")
+    assert fire.startswith("west fire: firers ishida_teppo_1; target tokugawa_teppo_1;")
+    assert "retreat from 0502 to 0402" in fire
     page.select_option("#by-side", "west")
     shown = page.eval_on_selector_all(
         "#events li:not([hidden])", "els => els.map(e => e.dataset.by)"

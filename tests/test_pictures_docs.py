@@ -123,3 +123,16 @@ def test_fierce_battle_s_hex_board_is_its_scenario_s() -> None:
     east = next(g for g in _all(zones[0], "s:g") if g.get("data-side") == "east")
     cells = {p.get("data-location") for p in east.findall("s:polygon", NS)}
     assert "0503" in cells and "0103" not in cells and "0404" not in cells  # a pond: no zone
+
+
+def test_a_retreat_on_the_hex_board_is_drawn_as_a_path(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # event 5: the West fires, the target retreats one hex; the display names both the
+    # move's field and the retreat's as paths
+    monkeypatch.chdir(ROOT)
+    root = ET.fromstring(draw(capsys, ["examples/fierce-battle/first-turn.yaml", "--at", "5"]))
+    segments = [
+        (e.get("data-from"), e.get("data-to")) for e in _all(root, ".//s:line[@class='segment']")
+    ]
+    assert segments == [("0502", "0402")]

@@ -139,7 +139,7 @@ class Display:
     boxes: list[Box]
     combat_at: list[str]
     impact: str
-    path: str
+    path: tuple[str, ...]  # the fields of an event holding a path of places
     told: list[Told]
     states: frozenset[str] = field(default_factory=frozenset)  # every state drawn
     inside: str = ""  # a state keyed by location: the units inside its castle
@@ -326,7 +326,7 @@ def load_display(spec: Spec, sides: list[str]) -> Display:
         boxes=boxes,
         combat_at=combat_at,
         impact=impact,
-        path=d.get("path", ""),
+        path=(d["path"],) if isinstance(d.get("path"), str) else tuple(d.get("path", ())),
         told=[Told(t["cites"], t["at"], t["label"]) for t in d.get("told", [])],
         states=frozenset(drawn - {""}),
         inside=inside,

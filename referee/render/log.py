@@ -16,9 +16,9 @@ ARGS_KEPT = 12  # fields of an event told
 ITEMS_KEPT = 12  # items of one list told
 
 
-def words(value: Any, path: str = "", depth: int = 0) -> str:
+def words(value: Any, path: tuple[str, ...] = (), depth: int = 0) -> str:
     """A value of a record in words: lists joined by commas (counted past a few), a mapping
-    as "name value" pairs, the field ``path`` (a list of places) as a route."""
+    as "name value" pairs, the fields ``path`` (lists of places) as routes."""
     if isinstance(value, list):
         items = [words(v, path, depth + 1) for v in value[:ITEMS_KEPT]]
         more = len(value) - ITEMS_KEPT
@@ -43,14 +43,14 @@ def route(path: list[Any]) -> str:
 
 
 def details(display: Display, args: Any) -> list[str]:
-    """An event's fields (but its side) in words; the display's path field as a route."""
+    """An event's fields (but its side) in words; the display's path fields as routes."""
     if not isinstance(args, dict):
         return []
     out = []
     for k, v in list(args.items())[: ARGS_KEPT + 1]:
         if k == "by":
             continue
-        if k == display.path and isinstance(v, list):
+        if k in display.path and isinstance(v, list):
             out.append(route(v))
         else:
             out.append(f"{clean(k, 40)} {words(v, display.path)}")

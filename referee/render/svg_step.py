@@ -587,20 +587,20 @@ def _combat(g: ET.Element, display: Display, step: Step, taken: Boxes) -> None:
     _title(c, f"combat at {at}: {text}")
 
 
-def _paths(args: Any, key: str, depth: int = 0) -> list[list[str]]:
-    """Every list of names under ``key`` in an event's arguments, at any depth."""
+def _paths(args: Any, keys: tuple[str, ...], depth: int = 0) -> list[list[str]]:
+    """Every list of names under one of ``keys`` in an event's arguments, at any depth."""
     found: list[list[str]] = []
-    if depth > 8 or not key:
+    if depth > 8 or not keys:
         return found
     if isinstance(args, dict):
         for k, v in args.items():
-            if k == key and isinstance(v, list) and all(isinstance(x, str) for x in v):
+            if k in keys and isinstance(v, list) and all(isinstance(x, str) for x in v):
                 found.append(v)
             else:
-                found += _paths(v, key, depth + 1)
+                found += _paths(v, keys, depth + 1)
     elif isinstance(args, list):
         for v in args[:100]:
-            found += _paths(v, key, depth + 1)
+            found += _paths(v, keys, depth + 1)
     return found[:100]
 
 
