@@ -42,6 +42,12 @@ def route(path: list[Any]) -> str:
     return f"from {names[0]}{via} to {names[-1]}"
 
 
+def named_route(key: str, path: list[Any], keys: tuple[str, ...]) -> str:
+    """The display's first path field as a bare route (a move's); another with its name (a
+    retreat's: "retreat from A to B")."""
+    return route(path) if key == keys[0] else f"{clean(key, 40)} {route(path)}"
+
+
 def details(display: Display, args: Any) -> list[str]:
     """An event's fields (but its side) in words; the display's path fields as routes."""
     if not isinstance(args, dict):
@@ -51,7 +57,7 @@ def details(display: Display, args: Any) -> list[str]:
         if k == "by":
             continue
         if k in display.path and isinstance(v, list):
-            out.append(route(v))
+            out.append(named_route(k, v, display.path))
         else:
             out.append(f"{clean(k, 40)} {words(v, display.path)}")
     return out
