@@ -213,3 +213,20 @@ def test_bad_input_is_refused_with_its_place(
     bad.write_text("game: sekigahara\nview: [public]\nevents: []\n")
     err = refused(capsys, "hide", str(bad), "--view", "public")
     assert f"{bad}:2:7:" in err
+
+
+@pytest.mark.parametrize("side", VIEWS[1:])
+def test_a_view_in_the_notation_reads_back_as_it_was_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, side: str
+) -> None:
+    record = EXAMPLES / "weeks-1-2.yaml"
+    assert main(["hide", str(record), "--view", side, "--to", "notation"]) == 0
+    text = capsys.readouterr().out
+    mine, theirs = ("T", "I") if side == "tokugawa" else ("I", "T")
+    lines = text.splitlines()
+    assert f"{theirs} deal ?*5" in lines  # the other's hand: five marks, read as `cards: 5`
+    assert any(line.startswith(f"{mine} deal ") and "?" not in line for line in lines)
+    seat = tmp_path / f"{side}.rec"
+    seat.write_text(text)
+    assert hide(capsys, seat, side) == hide(capsys, record, side)
+    assert hide(capsys, seat, "public") == hide(capsys, record, "public")

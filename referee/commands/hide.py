@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from functools import partial
 from pathlib import Path
 
-from referee.commands.loading import _load
-from referee.commands.options import EXIT_BAD_INPUT, EXIT_OK, _game_option
+from referee.commands.loading import _load, _record_io, _write_out
+from referee.data.source import parse_document
 from referee.errors import Problem, RefereeError
 from referee.records.notation import is_notation
 from referee.records.notation_read import notation_document
+from referee.records.notation_write import to_notation
 from referee.records.record import load_record
 from referee.records.views import Hider
 from referee.resolve.overlays import Choice
@@ -45,12 +45,12 @@ def arguments(p: argparse.ArgumentParser) -> None:
         help="public, or a side (one of the game's players)",
     )
     p.add_argument(
-        "--to", choices=("yaml", "json"), default="yaml", help="the form to write (default yaml)"
+        "--to",
+        choices=("yaml", "json", "notation"),
+        default="yaml",
+        help="the form to write (default yaml; notation: the table notation, docs/notation.md)",
     )
-    p.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not to stdout")
-    _game_option(p)
-    p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
-    p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
+    _record_io(p)
 
 
 def cmd_hide(args: argparse.Namespace) -> int:
@@ -71,17 +71,11 @@ def cmd_hide(args: argparse.Namespace) -> int:
         hidden = hider.hide(record, args.view)
     finally:
         ref.release()
-    text = (
-        json.dumps(hidden, indent=2, ensure_ascii=False) + "\n"
-        if args.to == "json"
-        else as_yaml(hidden)
-    )
-    if args.output is None:
-        print(text, end="")
-        return EXIT_OK
-    try:
-        args.output.write_text(text, encoding="utf-8")
-    except OSError as err:
-        print(f"referee hide: cannot write {args.output}: {err.strerror}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    return EXIT_OK
+    if args.to == "json":
+        text = json.dumps(hidden, indent=2, ensure_ascii=False) + "\n"
+    elif args.to == "notation":
+        name = f"{record.doc.file} (as {args.view} saw it)"
+        text = to_notation(spec, parse_document(as_yaml(hidden), name), [])
+    else:
+        text = as_yaml(hidden)
+    return _write_out(args, text, "hide")

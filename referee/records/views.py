@@ -30,6 +30,12 @@ Evaluate = Callable[[ast.Expr, dict[str, Any]], Any]
 Convert = Callable[[Any, ast.TypeRef, Path_], Any]
 
 
+def counted(sym: Symbols, t: ast.TypeRef, items: list[Any]) -> bool:
+    """Whether a list of marks in a view is hidden values of a type written as a count."""
+    secret = sym.hidden.secret if sym.hidden is not None else {}
+    return bool(items) and all(x == MARK for x in items) and secret.get(leaf_type(t), False)
+
+
 def command_line(message: str, hint: str = "") -> RefereeError:
     return RefereeError([Problem(Span("<command line>", 0, 0), message, hint)])
 
@@ -188,6 +194,8 @@ class Hider:
             value[path[0]] = self._hidden(t, value[path[0]])
 
     def _hidden(self, t: ast.TypeRef, value: Any) -> Any:
+        if isinstance(value, list) and not value:
+            return value  # nothing to hide: its size, none, is seen
         if isinstance(value, list):
             if self.hidden.secret.get(leaf_type(t), False):
                 return len(value)
