@@ -58,6 +58,7 @@ def test_every_command_is_found() -> None:
         "compare",
         "play",
         "convert",
+        "hide",
         "prove",
         "spec check",
     }
