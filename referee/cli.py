@@ -48,6 +48,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "table": ("table", "play at the table: events typed one a line, each judged at once"),
     "play": ("play", "play a random legal game and print its record"),
     "convert": ("convert", "turn a record in the table notation into YAML, and back"),
+    "hide": ("hide", "write a record as one view kept it: public, or one side's"),
     "prove": ("prove", "prove the spec's properties with z3"),
     "spec": ("spec", "work on the spec itself"),
 }

@@ -36,6 +36,7 @@ from referee.records.notation import (
 )
 from referee.records.record import RecordText, Source, is_stdin, read_stdin_once, stdin_text
 from referee.records.values import raw
+from referee.records.views import counted
 from referee.resolve.overlays import Choice, in_force
 
 
@@ -498,6 +499,8 @@ class _Reader:
                     continue
                 self.marks[path + (len(out),)] = _where(self.file, e)
                 out.append(self.element(e, t.arg, path + (len(out),), depth))
+            if self.data.get("view") and counted(self.w.spec.sym, t, out):
+                return len(out)  # a view's hidden cards: `?*5` is `cards: 5` (views.py)
             return out
         if len(elements) > 1:
             comma = elements[1]

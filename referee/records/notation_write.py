@@ -39,6 +39,7 @@ from referee.records.notation_read import (
     read_notation,
 )
 from referee.records.record import RECORD_SCHEMA, RecordText, Source, is_stdin, stdin_text
+from referee.records.views import MARK
 
 
 class _Unwritable(Exception):
@@ -224,6 +225,8 @@ class _Writer:
             return "~"
         if t.name in ("list", "set"):
             assert t.arg is not None
+            if isinstance(v, int) and not isinstance(v, bool) and v > 0:
+                return f"{MARK}*{v}"  # a view's hidden cards, by their count (views.py)
             if not isinstance(v, list):
                 raise _Unwritable(path, f"expected a list ({t}), found {_kind(v)}")
             if not v:

@@ -80,6 +80,7 @@ class Record:
     overlays_off: list[str] = field(default_factory=list)
     position: dict[str, Any] | None = None
     events: list[Event] = field(default_factory=list)
+    view: str = ""  # `view: public` or `view: SIDE`: a record as a view kept it (views.py)
 
 
 # standard input as read the first time a record was read from it: its text, or the error
@@ -145,6 +146,7 @@ def load_record(
         list(data.get("overlays", [])),
         list(data.get("no_overlays", [])),
         data.get("position"),
+        view=data.get("view", ""),
     )
     for i, ev in enumerate(data["events"]):
         ((action, args),) = ((k, v) for k, v in ev.items() if k != "expect")

@@ -13,6 +13,7 @@ from typing import Any
 from referee.errors import Problem, Span
 from referee.parse import ast
 from referee.resolve.expressions import ExpressionChecker
+from referee.resolve.hidden import check_hidden
 from referee.resolve.symbols import Symbols
 from referee.resolve.types import ANY, BOOL, INT, T, compatible, list_of
 
@@ -106,6 +107,7 @@ class Checker(ExpressionChecker):
             for o in mod.overlays:
                 self.overlay(o)
         self.clause = ""
+        check_hidden(self, [h for mod in self.modules for h in mod.hidden])
         self.conflicts()
         return self.sym
 
