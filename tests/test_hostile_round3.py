@@ -165,6 +165,7 @@ def _reads(monkeypatch: pytest.MonkeyPatch, path: Path, pause: float = 0.0) -> l
         (["show"], "showing the record"),
         (["compare", "--only", "D-capitals"], "comparing the record"),
         (["convert"], "converting"),
+        (["convert", "--to", "notation"], "converting"),
     ],
 )
 def test_a_record_is_read_once_inside_the_time_limit(
@@ -176,8 +177,8 @@ def test_a_record_is_read_once_inside_the_time_limit(
 ) -> None:
     """The first reading (to learn the record's game) was outside the limit, and a second
     one followed: now one reading, inside it (a reading that takes too long is stopped)."""
-    path = tmp_path / "r.rec"
-    shutil.copy(NOTATION, path)
+    path = tmp_path / ("r.yaml" if "notation" in argv else "r.rec")
+    shutil.copy(EXAMPLES / "full-game.yaml" if "notation" in argv else NOTATION, path)
     argv = [argv[0], str(path), *argv[1:]]
     seen = _reads(monkeypatch, path)
     code, _, _ = run(capsys, *argv)
@@ -689,10 +690,14 @@ def test_the_api_says_an_event_number_too_large_to_print(at: int, says: str) -> 
 @pytest.mark.parametrize("call", [referee.check, referee.show, referee.compare])
 def test_the_api_refuses_a_path_with_a_null_byte(call: Callable[..., Any]) -> None:
     with pytest.raises(referee.RecordError) as caught:
-        call("a\0b.yaml")
+        call(Path("a\0b.yaml"))
     (problem,) = caught.value.problems
     assert problem.file == "a\\x00b.yaml"
     assert problem.message == "cannot read file: a path with a null byte names no file"
+    # a str holding one is no path: it is taken as a record's text (binary data), refused
+    with pytest.raises(referee.RecordError) as caught:
+        call("a\0b.yaml")
+    assert caught.value.problems[0].file == "<string>"
 
 
 @pytest.mark.parametrize("at", [1.5, "3", True])

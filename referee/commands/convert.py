@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from referee.commands.loading import _load, budgeted
-from referee.commands.options import EXIT_BAD_INPUT, EXIT_OK, _game_option, _out
-from referee.data.write import write_file
-from referee.errors import RefereeError
+from referee.commands.loading import _load, _record_io, _write_out, budgeted
 from referee.records.notation_write import convert
-from referee.text import shown
 
 HELP = (
     "Convert a game record between YAML (or JSON) and the table notation\n"
@@ -36,25 +31,11 @@ def arguments(p: argparse.ArgumentParser) -> None:
         choices=("yaml", "notation"),
         help="the form to write (default: the other one)",
     )
-    p.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not to stdout")
-    _game_option(p)
-    p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
-    p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
+    _record_io(p)
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
     text = budgeted(
         args.record, "converting", lambda: convert(_load(args, args.record), args.record, args.to)
     )
-    if args.output is None:
-        _out(text)
-        return EXIT_OK
-    try:
-        write_file(args.output, text)
-    except RefereeError as err:
-        (problem,) = err.problems
-        hint = f"\n  hint: {problem.hint}" if problem.hint else ""
-        said = f"referee convert: cannot write {shown(str(args.output))}: {problem.message}"
-        print(said + hint, file=sys.stderr)
-        return EXIT_BAD_INPUT
-    return EXIT_OK
+    return _write_out(args, text, "convert")

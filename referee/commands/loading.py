@@ -14,7 +14,9 @@ from typing import Any, TypeVar
 
 from referee import resources
 from referee.budget import within_limit
+from referee.commands.options import EXIT_BAD_INPUT, EXIT_OK, _game_option, _out
 from referee.compile.spec import SPEC_ROOT, Spec, bundled_game, load_spec
+from referee.data.write import write_file
 from referee.errors import Problem, RefereeError, Span
 from referee.records.notation import is_notation
 from referee.records.record import (
@@ -25,6 +27,7 @@ from referee.records.record import (
     record_text,
 )
 from referee.run.play import as_yaml
+from referee.text import shown
 
 
 def _game_of(record: object) -> str | None:
@@ -92,3 +95,30 @@ def _as_text(record: dict[str, Any], form: str) -> str:
     if form == "json":
         return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
     return as_yaml(record)
+
+
+def _record_io(p: argparse.ArgumentParser) -> None:
+    """The options of a command that reads one record and writes one: where to write, and the
+    spec (`convert`, `hide`)."""
+    p.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not to stdout")
+    _game_option(p)
+    p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
+    p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
+
+
+def _write_out(args: argparse.Namespace, text: str, command: str) -> int:
+    """Write a command's text to -o OUT (a regular file: a FIFO or a device there is refused,
+    never waited on), else to standard output under any encoding; its exit code. The path
+    is echoed escaped."""
+    if args.output is None:
+        _out(text)
+        return EXIT_OK
+    try:
+        write_file(args.output, text)
+    except RefereeError as err:
+        (problem,) = err.problems
+        hint = f"\n  hint: {problem.hint}" if problem.hint else ""
+        said = f"referee {command}: cannot write {shown(str(args.output))}: {problem.message}"
+        print(said + hint, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_OK

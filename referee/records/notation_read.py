@@ -14,7 +14,7 @@ from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from referee.compile.spec import Spec
-from referee.data.limits import MAX_DIGITS
+from referee.data.limits import MAX_DIGITS, STDIN_NAME
 from referee.data.source import MAX_NODES, Document, Path_, parse_document
 from referee.errors import Problem, RefereeError, Span
 from referee.parse import ast
@@ -29,11 +29,22 @@ from referee.records.notation import (
     Words,
     _comment_text,
     header_where,
+    is_notation,
+    looks_like_notation,
     short_names,
     slots,
 )
-from referee.records.record import once, record_text
+from referee.records.record import (
+    RecordText,
+    Source,
+    is_stdin,
+    once,
+    read_stdin_once,
+    record_text,
+    stdin_text,
+)
 from referee.records.values import raw
+from referee.records.views import counted
 from referee.resolve.overlays import Choice, in_force
 
 MAX_LINE_TOKENS = 250_000  # words and signs on one line: 100,000 values and their commas fit
@@ -86,10 +97,25 @@ def read_notation(spec: Spec, path: str | Path) -> Notation:
     return parse_notation(spec, record_text(path), str(path))
 
 
-def notation_document(spec: Spec, path: str | Path) -> Document:
-    """The record in a notation file, as `referee check` reads a YAML record (read once in
-    ``read_once``, for each spec it is read by)."""
+def notation_document(spec: Spec, path: Source) -> Document:
+    """The record in a notation file, text or standard input, as `referee check` reads a
+    YAML record (a file read once in ``read_once``, for each spec it is read by)."""
+    if isinstance(path, RecordText):
+        return parse_notation(spec, path.checked(), path.name).doc
+    if is_stdin(path):
+        return parse_notation(spec, stdin_text(), STDIN_NAME).doc
     return once(("notation", str(path), id(spec)), lambda: read_notation(spec, path).doc)
+
+
+def is_notation_source(path: Source) -> bool:
+    """Whether a record is in the table notation: a file by its suffix (.rec), a text or
+    standard input by its look (docs/notation.md)."""
+    if isinstance(path, RecordText):
+        return looks_like_notation(path.text)
+    if is_stdin(path):
+        kept = read_stdin_once()
+        return isinstance(kept, str) and looks_like_notation(kept)
+    return is_notation(path)
 
 
 def parse_notation(spec: Spec, text: str, file: str) -> Notation:
@@ -97,6 +123,12 @@ def parse_notation(spec: Spec, text: str, file: str) -> Notation:
     MAX_LINE_TOKENS words and signs on a line, and MAX_NODES values, events and comments
     in all (``item*N`` counting N), so that neither time nor memory grows past the limits."""
     text = text.replace("\r\n", "\n")
+    nul = text.find("\x00")
+    if nul >= 0:  # a NUL byte is no text: an executable, an image, a compressed file
+        line = text.count("\n", 0, nul) + 1
+        column = nul - (text.rfind("\n", 0, nul) + 1) + 1
+        where = Span(file, line, column)
+        raise RefereeError([Problem(where, "binary data, not text: a record is text")])
     source = text if text.endswith("\n") else text + "\n"
     reader = _Reader(Words.of(spec), file, text)
     saved = getattr(_LINES.current, "reader", None)
@@ -555,6 +587,8 @@ class _Reader:
                 self.count(1, e)
                 self.marks[path + (len(out),)] = _where(self.file, e)
                 out.append(self.element(e, t.arg, path + (len(out),), depth))
+            if self.data.get("view") and counted(self.w.spec.sym, t, out):
+                return len(out)  # a view's hidden cards: `?*5` is `cards: 5` (views.py)
             return out
         if len(elements) > 1:
             comma = elements[1]
