@@ -20,6 +20,13 @@ def args_key(args: tuple[Any, ...]) -> Any:
     return args
 
 
+# The keys of records with no name, by the record's address, each kept with its record so
+# that the address is not reused while the entry lasts (values are never changed in place:
+# the rules make new ones). Emptied when full: a key is only worked out again.
+_KEYS: dict[int, tuple[dict[str, Any], Any]] = {}
+_KEYS_KEPT = 100_000
+
+
 def key_of(v: Any) -> Any:
     """A hashable stand-in for a value: records by their name or id."""
     t = type(v)
@@ -33,7 +40,14 @@ def key_of(v: Any) -> Any:
             return name
         # a record with no name (a road, a struct): by its fields, never by
         # its address, which a later value may reuse
-        return tuple((k, key_of(x)) for k, x in v.items())
+        kept = _KEYS.get(id(v))
+        if kept is not None:
+            return kept[1]
+        key = tuple((k, key_of(x)) for k, x in v.items())
+        if len(_KEYS) >= _KEYS_KEPT:
+            _KEYS.clear()
+        _KEYS[id(v)] = (v, key)
+        return key
     if t is tuple or t is list:
         return tuple([x if type(x) in _PLAIN else key_of(x) for x in v])
     if isinstance(v, dict):

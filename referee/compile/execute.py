@@ -142,6 +142,10 @@ class Interpreter(Evaluator):
     # ------------------------------------------------------------ statements
     def run(self, stmts: list[ast.Stmt], env: dict[str, Any]) -> None:
         """Run statements; a failed ``check`` raises CheckFailed."""
+        if self.reference:
+            for st in stmts:
+                self._stmt(st, env)
+            return
         code = self._code
         for st in stmts:
             entry = code.get(id(st))

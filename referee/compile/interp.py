@@ -161,6 +161,15 @@ class Evaluator:
     set_by: dict[tuple[str, Any], str] = field(default_factory=dict)
     # when given, every requirement checked is counted in it (`referee play --coverage`)
     coverage: Coverage | None = None
+    # The reference interpreter: every node walked as a tree each time it is evaluated, no
+    # definition's value kept; what the compiled closures and kept values must agree with
+    # (tests/test_differential.py).
+    reference: bool = False
+
+    def __post_init__(self) -> None:
+        if self.reference:
+            self.eval = self._eval_node  # type: ignore[method-assign]
+            self._kept_in = {}
 
     # ------------------------------------------------------------ entry points
     def call(self, name: str, *args: Any) -> Any:
