@@ -103,7 +103,7 @@ class Spec:
     components: Components
     sources: dict[str, str] = field(default_factory=dict)
     # interpreters free for another game, by the overlays in force (never pickled)
-    _free: dict[tuple[str, ...], list[Interpreter]] = field(
+    _free: dict[tuple[object, ...], list[Interpreter]] = field(
         default_factory=dict, repr=False, compare=False
     )
 
