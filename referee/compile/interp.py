@@ -161,15 +161,16 @@ class Evaluator:
     set_by: dict[tuple[str, Any], str] = field(default_factory=dict)
     # when given, every requirement checked is counted in it (`referee play --coverage`)
     coverage: Coverage | None = None
-    # The reference interpreter: every node walked as a tree each time it is evaluated, no
-    # definition's value kept; what the compiled closures and kept values must agree with
+    # The reference interpreter: every node walked as a tree each time it is evaluated, and
+    # no value that read game state kept (only those of definitions of their arguments
+    # alone); what the compiled closures and kept values must agree with
     # (tests/test_differential.py).
     reference: bool = False
 
     def __post_init__(self) -> None:
         if self.reference:
             self.eval = self._eval_node  # type: ignore[method-assign]
-            self._kept_in = {}
+            self._kept_in = {n: False for n in self.pure()}
 
     # ------------------------------------------------------------ entry points
     def call(self, name: str, *args: Any) -> Any:
