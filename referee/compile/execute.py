@@ -146,12 +146,39 @@ class Interpreter(Evaluator):
             for st in stmts:
                 self._stmt(st, env)
             return
-        code = self._code
-        for st in stmts:
-            entry = code.get(id(st))
-            if entry is None:
-                entry = code[id(st)] = (st, self._compile_stmt(st))
-            entry[1](env)
+        try:
+            block = self._code[id(stmts)][1]
+        except KeyError:
+            block = self.block(stmts)
+        block(env)
+
+    def block(self, stmts: list[ast.Stmt]) -> Callable[[dict[str, Any]], Any]:
+        """The closure that runs a list of statements (made once; the list kept with it)."""
+        entry = self._code.get(id(stmts))
+        if entry is None:
+            entry = self._code[id(stmts)] = (stmts, self._compile_block(stmts))
+        return entry[1]
+
+    def _compile_block(self, stmts: list[ast.Stmt]) -> Callable[[dict[str, Any]], Any]:
+        fns = [self._compile_stmt(st) for st in stmts]
+        if not fns:
+            return lambda env: None
+        if len(fns) == 1:
+            return fns[0]
+        if len(fns) == 2:
+            f0, f1 = fns
+
+            def two(env: dict[str, Any]) -> None:
+                f0(env)
+                f1(env)
+
+            return two
+
+        def every(env: dict[str, Any]) -> None:
+            for f in fns:
+                f(env)
+
+        return every
 
     def _compile_stmt(self, st: ast.Stmt) -> Callable[[dict[str, Any]], Any]:
         """A closure for the common statements; the rest are run by ``_stmt``."""
@@ -164,6 +191,7 @@ class Interpreter(Evaluator):
             assert isinstance(d, ast.StateDecl)
             value_f, args_f = self.compiled(st.value), self._compile_args(st.target.args)
             read, write, op, clause = self.read_state, self.write_state, st.op, st.clause
+            name, keyed = d.name, bool(d.params)
 
             def set_cell(env: dict[str, Any]) -> None:
                 value, key = value_f(env), args_f(env)
@@ -171,6 +199,12 @@ class Interpreter(Evaluator):
                     value = read(d, key) + value
                 elif op == "-=":
                     value = read(d, key) - value
+                elif keyed:  # a cell set to the value it holds: nothing changes (write_state)
+                    table = self.state.get(name)
+                    if table is not None:
+                        k = args_key(key)
+                        if k in table and table[k] == value:
+                            return
                 self.setter = clause
                 try:
                     write(d, key, value)
@@ -179,14 +213,14 @@ class Interpreter(Evaluator):
 
             return set_cell
         if isinstance(st, ast.IfStmt):
-            cond, then, orelse, run = self.compiled(st.cond), st.then, st.orelse, self.run
-            return lambda env: run(then if cond(env) else orelse, env)
+            cond, then, orelse = self.compiled(st.cond), self.block(st.then), self.block(st.orelse)
+            return lambda env: then(env) if cond(env) else orelse(env)
         if isinstance(st, ast.ForStmt):
-            domain, var, body, run = self.compiled(st.domain), st.var, st.body, self.run
+            domain, var, body = self.compiled(st.domain), st.var, self.block(st.body)
 
             def loop(env: dict[str, Any]) -> None:
                 for x in domain(env):
-                    run(body, {**env, var: x})
+                    body({**env, var: x})
 
             return loop
         if isinstance(st, ast.CheckStmt):
@@ -196,12 +230,12 @@ class Interpreter(Evaluator):
             callee = self.sym.actions[st.name]
             assert isinstance(callee, ast.Routine)
             args_f, names = self._compile_args(st.args), [p.name for p in callee.params]
-            body, run, rely = callee.body, self.run, bool(callee.decisions or callee.overlay)
+            body, rely = self.block(callee.body), bool(callee.decisions or callee.overlay)
 
             def call(env: dict[str, Any]) -> None:
                 if rely:
                     self._rely(callee)
-                run(body, dict(zip(names, args_f(env), strict=True)))
+                body(dict(zip(names, args_f(env), strict=True)))
 
             return call
         return lambda env: self._stmt(st, env)
