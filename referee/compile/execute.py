@@ -100,7 +100,10 @@ class Interpreter(Evaluator):
             self.trace = saved_trace
 
     def write_state(self, d: ast.StateDecl, args: tuple[Any, ...], value: Any) -> None:
-        k = args_key(args) if d.params else None
+        self._write_cell(d, args_key(args) if d.params else None, value)
+
+    def _write_cell(self, d: ast.StateDecl, k: Any, value: Any) -> None:
+        """``write_state``, the arguments' key ``k`` given."""
         table: dict[Any, Any] = self.state.setdefault(d.name, {}) if d.params else self.state
         key = k if d.params else d.name
         had = key in table
@@ -190,24 +193,23 @@ class Interpreter(Evaluator):
             d = self.sym.values[st.target.func.id]
             assert isinstance(d, ast.StateDecl)
             value_f, args_f = self.compiled(st.value), self._compile_args(st.target.args)
-            read, write, op, clause = self.read_state, self.write_state, st.op, st.clause
-            name, keyed = d.name, bool(d.params)
+            read, write, op, clause = self._read_cell, self._write_cell, st.op, st.clause
+            name, keyed, plain = d.name, bool(d.params), self.plain_key(d.params)
 
             def set_cell(env: dict[str, Any]) -> None:
                 value, key = value_f(env), args_f(env)
+                k = (key if plain else args_key(key)) if keyed else None
                 if op == "+=":
-                    value = read(d, key) + value
+                    value = read(d, key, k) + value
                 elif op == "-=":
-                    value = read(d, key) - value
+                    value = read(d, key, k) - value
                 elif keyed:  # a cell set to the value it holds: nothing changes (write_state)
                     table = self.state.get(name)
-                    if table is not None:
-                        k = args_key(key)
-                        if k in table and table[k] == value:
-                            return
+                    if table is not None and k in table and table[k] == value:
+                        return
                 self.setter = clause
                 try:
-                    write(d, key, value)
+                    write(d, k, value)
                 finally:
                     self.setter = ""
 

@@ -244,11 +244,14 @@ class Evaluator:
         d: ast.Decl,
         args: tuple[Any, ...],
         store: dict[tuple[Any, ...], tuple[Any, frozenset[Any], frozenset[str]]],
+        key: tuple[Any, ...] | None = None,
     ) -> Any:
         """A kept value (pure definitions: for good; others: until a cell they read is
-        written), with the overlays its computation relied on, which a reuse relies on too."""
+        written), with the overlays its computation relied on, which a reuse relies on too.
+        ``key``: the definition's name and its arguments' key, if worked out already."""
         try:
-            key = (d.name, args_key(args))
+            if key is None:
+                key = (d.name, args_key(args))
             kept = store.get(key)
         except TypeError:  # an argument that cannot be a key
             return self._invoke_uncached(d, args)
@@ -407,8 +410,23 @@ class Evaluator:
             if callee is None:
                 return lambda env: _builtin(fname, args(env))
             if isinstance(callee, ast.StateDecl):
-                read, state_decl = self.read_state, callee
-                return lambda env: read(state_decl, args(env))
+                if not callee.params:
+                    read, state_decl = self.read_state, callee
+                    return lambda env: read(state_decl, args(env))
+                read_cell, cell_decl = self._read_cell, callee
+                if self.plain_key(callee.params):
+
+                    def read_plain(env: dict[str, Any]) -> Any:
+                        a = args(env)
+                        return read_cell(cell_decl, a, a)
+
+                    return read_plain
+
+                def read_keyed(env: dict[str, Any]) -> Any:
+                    a = args(env)
+                    return read_cell(cell_decl, a, args_key(a))
+
+                return read_keyed
             invoke, target = self._invoke, callee
             if isinstance(callee, ast.Define) and not (callee.overlay or callee.decisions):
                 return self._compile_kept_call(callee, args)
@@ -472,20 +490,22 @@ class Evaluator:
         invoke, invoke_kept, name = self._invoke, self._invoke_kept, d.name
         if derived is None:
             return lambda env: invoke(d, args(env))
+        plain = self.plain_key(d.params)
 
         def call(env: dict[str, Any]) -> Any:
             a = args(env)
             if self.trace is not None and self._depth <= self.trace_depth:
                 return invoke(d, a)
             store = self._derived if derived else self._memo
+            key = (name, a) if plain else (name, args_key(a))
             if not self._reading:
                 try:
-                    hit = store.get((name, args_key(a)))
-                except TypeError:
+                    hit = store.get(key)
+                except TypeError:  # an argument that cannot be a key
                     hit = None
                 if hit is not None and not hit[2]:
                     return hit[0]
-            return invoke_kept(d, a, store)
+            return invoke_kept(d, a, store, key)
 
         return call
 
@@ -617,10 +637,25 @@ class Evaluator:
 
     # ------------------------------------------------------------ state
     def read_state(self, d: ast.StateDecl, args: tuple[Any, ...]) -> Any:
+        return self._read_cell(d, args, args_key(args) if d.params else None)
+
+    def plain_key(self, params: list[ast.Param]) -> bool:
+        """Whether arguments of these types are their own key: numbers, truth values, texts
+        and enum values are (``args_key`` need not look at them)."""
+        for p in params:
+            if p.type.arg is not None:
+                return False
+            if p.type.name not in ("int", "bool", "text") and not isinstance(
+                self.sym.types.get(p.type.name), ast.EnumDecl
+            ):
+                return False
+        return True
+
+    def _read_cell(self, d: ast.StateDecl, args: tuple[Any, ...], k: Any) -> Any:
+        """``read_state``, the arguments' key ``k`` given."""
         if d.decisions:
             self._rely(d)
         table: dict[Any, Any] = self.state.setdefault(d.name, {}) if d.params else self.state
-        k = args_key(args) if d.params else None
         key = k if d.params else d.name
         if self._reading:
             self._reading[-1][0].add((d.name, k))
