@@ -24,7 +24,12 @@ def args_key(args: tuple[Any, ...]) -> Any:
 # that the address is not reused while the entry lasts (values are never changed in place:
 # the rules make new ones). Emptied when full: a key is only worked out again.
 _KEYS: dict[int, tuple[dict[str, Any], Any]] = {}
-_KEYS_KEPT = 100_000
+_KEYS_KEPT = 20_000
+
+
+def forget_keys() -> None:
+    """Let go of the records whose keys are kept (another game begins)."""
+    _KEYS.clear()
 
 
 def key_of(v: Any) -> Any:

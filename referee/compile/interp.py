@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.budget import minus, plus, span_range, times
-from referee.compile.builtins import _builtin, _unique, args_key, key_of
+from referee.compile.builtins import _builtin, _unique, args_key, forget_keys, key_of
 from referee.compile.coverage import Coverage
 from referee.compile.shown import SHOWN_VALUE, brief, show
 from referee.errors import Span, fail
@@ -139,6 +139,8 @@ class Evaluator:
     # (expressions and statements alike)
     _code: dict[int, tuple[Any, Callable[[dict[str, Any]], Any]]] = field(default_factory=dict)
     _index: dict[int, tuple[Any, dict[Any, Any]]] = field(default_factory=dict)
+    # the nodes compiled that are not the spec's (a record's expect: keys): forgotten by reset
+    _transient: list[int] = field(default_factory=list)
     # Standing rules (`whenever`): enforced after every state write once ``standing_on`` is
     # set. Each rule, with each combination of its parameters' values, is an instance; an
     # instance is evaluated again only when a cell its condition read is written.
@@ -287,6 +289,10 @@ class Evaluator:
         self._watch, self._enforcing = {}, False
         self.setter, self.set_by, self.coverage = "", {}, None
         self._dirty = set(range(len(self._instances))) if self._instances is not None else set()
+        for node in self._transient:
+            self._code.pop(node, None)
+        self._transient = []
+        forget_keys()  # the records' values it kept keys of
 
     def _written(self, cell: tuple[str, Any]) -> None:
         """A state cell changed: forget every kept value that read it."""
@@ -357,6 +363,9 @@ class Evaluator:
         entry = self._code.get(id(e))
         if entry is None:
             entry = self._code[id(e)] = (e, self._compile(e))
+            file = e.span.file
+            if file and not file.endswith(".rules"):  # a record's (an expect: key): not kept
+                self._transient.append(id(e))
         return entry[1]
 
     def _compile_args(self, nodes: list[ast.Expr]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
