@@ -25,7 +25,8 @@ from referee.commands.options import (
 from referee.errors import Span
 from referee.parse import ast
 from referee.resolve.overlays import Choice, apply, in_force
-from referee.verify.prover import Outcome, prove
+from referee.verify.common import RLIMIT
+from referee.verify.prover import Outcome, prove, slowest
 
 HELP = (
     "Prove each property the spec declares, with z3, from the same definitions the\n"
@@ -50,12 +51,20 @@ def arguments(p: argparse.ArgumentParser) -> None:
         help="prove under every printing, and with each overlay off, naming what breaks",
     )
     p.add_argument(
+        "--rlimit",
+        type=_positive_rlimit,
+        default=RLIMIT,
+        metavar="UNITS",
+        help="how much work (z3's resource units) each solver call of a proof may do before"
+        f" the property is unknown: the same answer at any machine load (default {RLIMIT:,})",
+    )
+    p.add_argument(
         "--timeout",
         type=_positive_seconds,
-        default=10.0,
+        default=None,
         metavar="SECONDS",
-        help="how long z3 may take over each property before it is unknown"
-        " (default 10; from 0.001 to 3600)",
+        help="a limit of time as well, for each solver call (none by default; from 0.001"
+        " to 3600): the answer may then depend on the machine's load",
     )
     p.add_argument(
         "--counterexample-dir",
@@ -87,10 +96,24 @@ def _positive_seconds(text: str) -> float:
     return seconds
 
 
+def _positive_rlimit(text: str) -> int:
+    """A --rlimit: a whole number of z3's resource units, at least one."""
+    try:
+        units = int(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        units = 0
+    if units < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of units, 1 or more, got {text!r}"
+        )
+    return units
+
+
 def cmd_prove(args: argparse.Namespace) -> int:
     spec = _load(args)
     names = spec.components.names()
-    props = [d for d in spec.sym.labels.values() if isinstance(d, ast.Property)]
+    # the properties, and the standing rules (proved as properties of their own)
+    props = [d for d in spec.sym.labels.values() if isinstance(d, (ast.Property, ast.Whenever))]
     known = {f"{d.clause}/{d.name}" for d in props} | {d.clause for d in props}
     unknown = [i for i in args.property if i not in known]
     if unknown:
@@ -121,16 +144,20 @@ def cmd_prove(args: argparse.Namespace) -> int:
     lines: list[str] = []
     unproved: list[str] = []
     cache: dict[str, Any] = {}  # step invariants whose proof the overlays do not touch
+    runs_outcomes: list[list[Outcome]] = []
     for title, choice in runs:
         printing, overlays = in_force(spec.sym, choice, lambda _: Span("<command line>", 0, 0))
         outcomes = prove(
             apply(spec.sym, overlays),
             names,
-            int(args.timeout * 1000),
+            None if args.timeout is None else int(args.timeout * 1000),
             collections=spec.components.collections,
             cache=cache,
             only=set(args.property),
+            rlimit=args.rlimit,
+            least_reads=False,  # reads that suffice (the mutation tool asks for the least)
         )
+        runs_outcomes.append(outcomes)
         head = title or f"printing {printing}"
         where = f" ({head})" if len(runs) > 1 else ""
         unproved += [f"{o.cites} {o.status}{where}" for o in outcomes if o.status != "proved"]
@@ -156,10 +183,16 @@ def cmd_prove(args: argparse.Namespace) -> int:
                 lines.append(f"      rests on clauses: {', '.join(o.clauses)}")
         report.append({"run": head, "properties": [asdict(o) for o in outcomes]})
     total = sum(len(r["properties"]) for r in report)
-    if any(o["status"] == "unknown" for r in report for o in r["properties"]):
+    if any(o["reason"].startswith("z3 gave no answer") for r in report for o in r["properties"]):
         lines.append(
             f"hint: z3 had {args.timeout:g} s for each proof; a longer --timeout may let it answer"
+            if args.timeout is not None
+            else f"hint: z3 had {args.rlimit} units of work for each solver call;"
+            " a larger --rlimit may let it answer"
         )
+    timed = slowest([o for r in runs_outcomes for o in r])
+    if timed:
+        lines.append(timed)
     if unproved:
         lines.append(f"{len(unproved)} of {total} not proved: {'; '.join(unproved)}")
     else:
@@ -181,7 +214,7 @@ def _replayed_as_proved(
     return {**head, **{k: v for k, v in record.items() if k not in head}}
 
 
-def _no_such_property(name: str, props: list[ast.Property]) -> str:
+def _no_such_property(name: str, props: list[ast.Property | ast.Whenever]) -> str:
     """What to say of a --property the spec does not declare: the properties of its clause,
     or the nearest names."""
     clause = name.split("/", 1)[0]

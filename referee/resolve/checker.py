@@ -134,6 +134,7 @@ class Checker(ExpressionChecker):
         if g.players:
             self.players = self.typeref(ast.TypeRef(g.players, None, g.span))
             self.sym.players = g.players
+        self.sym.start = g.start
         if g.start and g.start not in self.sym.procedures():
             self.unknown(g.span, "procedure", g.start, list(self.sym.procedures()))
         if g.turns:

@@ -11,24 +11,30 @@ untranslatable: the property is skipped with the reason.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import z3
 
 from referee.parse import ast
+from referee.verify.common import Untranslatable
 
-if TYPE_CHECKING:
-    from referee.verify.prover import Translator
+
+class Terms(Protocol):
+    """What a sum needs of the translator (terms.Translator): its terms, and what the
+    property's domains say of its free variables."""
+
+    assumptions: list[Any]
+
+    def expr(self, e: ast.Expr, env: dict[str, Any]) -> Any: ...
+
 
 BOUNDS = (4, 16, 64)  # the numbers of terms tried, least first
 MAX_ITEMS = BOUNDS[-1]
-BOUND_TIMEOUT_MS = 1_000
+BOUND_RLIMIT = 2_000_000  # z3's work on each bound tried (not a time: the same on any machine)
 
 
-def over_range(tr: Translator, e: ast.Sum | ast.Count, env: dict[str, Any]) -> Any:
+def over_range(tr: Terms, e: ast.Sum | ast.Count, env: dict[str, Any]) -> Any:
     """The z3 term of a sum or count whose domain is a range ``lo..hi``."""
-    from referee.verify.prover import Untranslatable
-
     if not isinstance(e.domain, ast.Range):
         raise Untranslatable("a sum or count over a list (only ranges a..b are unrolled)")
     lo = z3.simplify(tr.expr(e.domain.lo, env))
@@ -59,7 +65,7 @@ def _bound(assumptions: list[Any], items: Any) -> int | None:
     """The least of BOUNDS that the number of items provably never exceeds, or None."""
     for n in BOUNDS:
         solver = z3.Solver()
-        solver.set("timeout", BOUND_TIMEOUT_MS)
+        solver.set("rlimit", BOUND_RLIMIT)
         solver.add(*assumptions)
         solver.add(items > n)
         if solver.check() == z3.unsat:

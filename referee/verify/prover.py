@@ -10,6 +10,7 @@ definition the property used.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -18,46 +19,12 @@ import z3
 from referee.compile.spec import clause_key
 from referee.parse import ast
 from referee.resolve.symbols import Symbols
-from referee.verify import lists
-
-MAX_INLINE = 64
-
-# z3 declares an enumeration sort once per process: keep each, by its values.
-_SORTS: dict[tuple[str, tuple[str, ...]], tuple[z3.SortRef, dict[str, z3.ExprRef]]] = {}
-
-
-def _enum(name: str, values: list[str]) -> tuple[z3.SortRef, dict[str, z3.ExprRef]]:
-    key = (name, tuple(values))
-    if key not in _SORTS:
-        taken = sum(1 for k in _SORTS if k[0] == name)
-        sort, consts = z3.EnumSort(f"{name}_{taken}" if taken else name, values)
-        _SORTS[key] = (sort, dict(zip(values, consts, strict=True)))
-    return _SORTS[key]
-
-
-def _hex_distance(c1: Any, r1: Any, c2: Any, r2: Any) -> Any:
-    """hex_distance (see referee.resolve.types) in z3's integer arithmetic."""
-
-    def axial(c: Any, r: Any) -> tuple[Any, Any]:
-        q = c - 1
-        return q, r - (q - q % 2) / 2
-
-    def size(x: Any) -> Any:
-        return z3.If(x < 0, -x, x)
-
-    q1, a1 = axial(c1, r1)
-    q2, a2 = axial(c2, r2)
-    dq, dr = q2 - q1, a2 - a1
-    return (size(dq) + size(dq + dr) + size(dr)) / 2
-
-
-def read_key(key: str, overlay: str = "") -> str:
-    """How Outcome.reads names a declaration: its key, and the overlay that put it in force."""
-    return f"{key} [{overlay}]" if overlay else key
-
-
-class Untranslatable(Exception):
-    """A construct the prover cannot express (lists, state, data): the property is skipped."""
+from referee.verify.common import DEFAULT_BUDGET, RLIMIT, Budget, Untranslatable, read_key
+from referee.verify.invariants import SET_UP, prove_invariant
+from referee.verify.records import record_of, source_of
+from referee.verify.reuse import still_same, token, watching
+from referee.verify.standing import prove_standing, standing_within
+from referee.verify.terms import Translator
 
 
 @dataclass
@@ -79,8 +46,14 @@ class Outcome:
     # a step invariant: the statements of the steps it read that its proof left out each
     # time (they set or check nothing it reads), as file:start:end
     left_out: list[str] = field(default_factory=list)
+    # what a proof covers and no more: a property over definitions, its variables' domains;
+    # a step invariant, the most items each list held, and the set-up's own lists
+    bounds: list[str] = field(default_factory=list)
     record: dict[str, Any] = field(default_factory=dict)  # a failing invariant's record
     written: str = ""  # where that record was written
+    seconds: float = 0.0  # the processor time the proof took (0 for one reused)
+    kind: str = "property"  # or "standing rule": what its body achieves, that the rules settle
+    rests_on: list[str] = field(default_factory=list)  # the standing rules its proof read
 
     @property
     def cites(self) -> str:
@@ -92,235 +65,142 @@ class Outcome:
             where = f"; written to {self.written}" if self.written else ""
             clauses = ", ".join(self.clauses)
             return f"{head}: counterexample after {self.how} (clauses {clauses}){where}"
+        if self.status == "failed" and self.kind == "standing rule":
+            values = ", ".join(f"{k} = {v}" for k, v in self.counterexample.items())
+            return f"{head}: {self.reason}" + (f": counterexample {values}" if values else "")
         if self.status == "failed":
             values = ", ".join(f"{k} = {v}" for k, v in self.counterexample.items())
             what = f"counterexample {values}" if values else "false as stated"
+            if self.how == SET_UP:
+                what = f"counterexample at {SET_UP}: {values}"
             return f"{head}: {what} (clauses {', '.join(self.clauses)})"
         if self.status in ("skipped", "unknown"):
             return f"{head}: {self.reason}"
         how = f"; {self.how}" if self.how else ""
-        return f"{head} ({self.text}{how})"
-
-
-class Translator:
-    def __init__(self, sym: Symbols, data_values: dict[str, set[str]]) -> None:
-        self.sym = sym
-        self.data_values = data_values
-        self.sorts: dict[str, tuple[z3.SortRef, dict[str, z3.ExprRef]]] = {}
-        self.used: set[str] = set()  # clauses whose definitions were translated
-        self.read: set[str] = set()  # the declarations translated (see Outcome.reads)
-        self.depth = 0
-        self.fresh = 0
-        # what the property's domains say of its free variables (lists.py bounds sums by them)
-        self.assumptions: list[Any] = []
-
-    def note(self, d: ast.Decl, key: str = "", overlay: str | None = None) -> None:
-        """A declaration the proof reads: its clause, and its name (see Outcome.reads)."""
-        self.used.add(d.clause)
-        self.read.add(read_key(key or d.name, d.overlay if overlay is None else overlay))
-
-    # ------------------------------------------------------------ sorts
-    def enum_sort(self, name: str) -> tuple[z3.SortRef, dict[str, z3.ExprRef]]:
-        if name not in self.sorts:
-            d = self.sym.types[name]
-            assert isinstance(d, ast.EnumDecl)
-            values = d.values or sorted(self.data_values.get(d.from_data, set()))
-            self.sorts[name] = _enum(name, values)
-        return self.sorts[name]
-
-    def const(self, name: str, t: ast.TypeRef | None, domain: ast.Expr | None) -> z3.ExprRef:
-        kind = t.name if t is not None else self.domain_kind(domain)
-        if kind == "int":
-            return z3.Int(name)
-        if kind == "bool":
-            return z3.Bool(name)
-        d = self.sym.types.get(kind)
-        if isinstance(d, ast.EnumDecl):
-            return z3.Const(name, self.enum_sort(kind)[0])
-        raise Untranslatable(f"a variable of type {kind}")
-
-    def domain_kind(self, domain: ast.Expr | None) -> str:
-        if isinstance(domain, ast.Range):
-            return "int"
-        if isinstance(domain, ast.ListLit) and domain.items:
-            first = domain.items[0]
-            if isinstance(first, ast.BoolLit):
-                return "bool"
-            if isinstance(first, ast.IntLit):
-                return "int"
-            if isinstance(first, ast.Field) and isinstance(first.obj, ast.Name):
-                return first.obj.id
-        raise Untranslatable("a quantifier over something other than a range or a list of values")
-
-    def domain(self, x: z3.ExprRef, domain: ast.Expr, env: dict[str, Any]) -> z3.BoolRef:
-        if isinstance(domain, ast.Range):
-            return z3.And(x >= self.expr(domain.lo, env), x <= self.expr(domain.hi, env))
-        if isinstance(domain, ast.ListLit):
-            return z3.Or(*[x == self.expr(i, env) for i in domain.items])
-        raise Untranslatable("a quantifier over something other than a range or a list of values")
-
-    # ------------------------------------------------------------ expressions
-    def expr(self, e: ast.Expr, env: dict[str, Any]) -> Any:  # noqa: C901 - one case a node
-        if isinstance(e, ast.IntLit):
-            return z3.IntVal(e.value)
-        if isinstance(e, ast.BoolLit):
-            return z3.BoolVal(e.value)
-        if isinstance(e, ast.Name):
-            if e.id in env:
-                return env[e.id]
-            d = self.sym.values.get(e.id)
-            if isinstance(d, ast.ConstDecl):
-                self.note(d)
-                return self.expr(d.value, {})
-            raise Untranslatable(f"'{e.id}' is game state, not a definition")
-        if isinstance(e, ast.Field):
-            if isinstance(e.obj, ast.Name) and e.obj.id not in env and e.obj.id in self.sym.types:
-                return self.enum_sort(e.obj.id)[1][e.name]
-            raise Untranslatable("a field of a record")
-        if isinstance(e, ast.Call):
-            return self.call(e, env)
-        if isinstance(e, ast.BinOp):
-            return self.binop(e, env)
-        if isinstance(e, ast.Not):
-            return z3.Not(self.expr(e.operand, env))
-        if isinstance(e, ast.Neg):
-            return -self.expr(e.operand, env)
-        if isinstance(e, ast.If):
-            return z3.If(self.expr(e.cond, env), self.expr(e.then, env), self.expr(e.orelse, env))
-        if isinstance(e, ast.Let):
-            return self.expr(e.body, {**env, e.name: self.expr(e.value, env)})
-        if isinstance(e, ast.Quant):
-            return self.quant(e, env)
-        if isinstance(e, (ast.Sum, ast.Count)):
-            return lists.over_range(self, e, env)
-        raise Untranslatable(f"{type(e).__name__.lower()} expressions")
-
-    def binop(self, e: ast.BinOp, env: dict[str, Any]) -> Any:
-        a, b = self.expr(e.left, env), self.expr(e.right, env)
-        ops = {
-            "+": lambda: a + b,
-            "-": lambda: a - b,
-            "*": lambda: a * b,
-            "//": lambda: a / b,  # z3 integer division rounds down for positive divisors
-            "%": lambda: a % b,
-            "==": lambda: a == b,
-            "!=": lambda: a != b,
-            "<": lambda: a < b,
-            "<=": lambda: a <= b,
-            ">": lambda: a > b,
-            ">=": lambda: a >= b,
-            "and": lambda: z3.And(a, b),
-            "or": lambda: z3.Or(a, b),
-            "implies": lambda: z3.Implies(a, b),
-        }
-        if e.op not in ops:
-            raise Untranslatable(f"the operator {e.op}")
-        return ops[e.op]()
-
-    def call(self, e: ast.Call, env: dict[str, Any]) -> Any:
-        assert isinstance(e.func, ast.Name)
-        name = e.func.id
-        args = [self.expr(a, env) for a in e.args]
-        d = self.sym.values.get(name)
-        if d is None:
-            if name in ("min", "max") and len(args) >= 2:
-                out = args[0]
-                for x in args[1:]:
-                    out = z3.If(x < out, x, out) if name == "min" else z3.If(x > out, x, out)
-                return out
-            if name == "abs" and len(args) == 1:
-                return z3.If(args[0] < 0, -args[0], args[0])
-            if name == "clamp" and len(args) == 3:
-                low = z3.If(args[0] < args[1], args[1], args[0])
-                return z3.If(low > args[2], args[2], low)
-            if name == "hex_distance" and len(args) == 4:
-                return _hex_distance(*args)
-            raise Untranslatable(f"the built-in {name}")
-        if isinstance(d, (ast.Define, ast.TableDecl)):
-            self.note(d)
-        else:
-            self.used.add(d.clause)
-        if isinstance(d, ast.Define):
-            self.depth += 1
-            if self.depth > MAX_INLINE:
-                raise Untranslatable(f"{name} calls itself too deeply")
-            try:
-                return self.expr(d.body, {p.name: a for p, a in zip(d.params, args, strict=True)})
-            finally:
-                self.depth -= 1
-        if isinstance(d, ast.TableDecl):
-            return self.table(d, args[0])
-        raise Untranslatable(f"'{name}' ({d.kind})")
-
-    def table(self, d: ast.TableDecl, key: Any) -> Any:
-        missing = self.no_row(d, key)
-        out = missing
-        for row in reversed(d.rows):
-            k = row.key
-            if row.key_kind == "int":
-                cond = key == z3.IntVal(int(k[0]))  # type: ignore[call-overload]
-            elif row.key_kind == "range":
-                cond = z3.And(key >= int(k[0]), key <= int(k[1]))  # type: ignore[call-overload]
-            elif row.key_kind == "from":
-                cond = key >= int(k[0])  # type: ignore[call-overload]
-            elif row.key_kind == "upto":
-                cond = key <= int(k[0])  # type: ignore[call-overload]
-            elif row.key_kind == "enum":
-                cond = key == self.enum_sort(str(k[0]))[1][str(k[1])]
-            else:
-                cond = key == z3.BoolVal(bool(k[0]))
-            out = z3.If(cond, self.expr(row.value, {}), out)
-        return out
-
-    def no_row(self, d: ast.TableDecl, key: Any) -> Any:
-        """The value of a key no row gives: unknown, but the same each time it is asked."""
-        self.fresh += 1
-        sort = self.const(f"{d.name}_no_row_{self.fresh}", d.type, None).sort()
-        return z3.Function(f"{d.name}_no_row", key.sort(), sort)(key)
-
-    def quant(self, e: ast.Quant, env: dict[str, Any]) -> Any:
-        scope = dict(env)
-        bound = []
-        constraints = []
-        for b in e.binders:
-            self.fresh += 1
-            x = self.const(f"{b.name}_{self.fresh}", b.type, b.domain)
-            constraints.append(self.domain(x, b.domain, scope))
-            scope[b.name] = x
-            bound.append(x)
-        body = self.expr(e.body, scope)
-        if e.kind == "forall":
-            return z3.ForAll(bound, z3.Implies(z3.And(*constraints), body))
-        return z3.Exists(bound, z3.And(*constraints, body))
+        if self.how.startswith("by the standing rules") and self.rests_on:
+            how += f", resting on {', '.join(self.rests_on)}"
+        bounds = "".join(f"; {b}" for b in self.bounds)
+        return f"{head} ({self.text}{how}{bounds})"
 
 
 def prove(
     sym: Symbols,
     data_values: dict[str, set[str]],
-    timeout_ms: int = 10_000,
+    timeout_ms: int | None = None,
     collections: dict[str, list[dict[str, Any]]] | None = None,
-    cache: dict[str, list[tuple[dict[tuple[str, str], Any], Outcome]]] | None = None,
+    cache: dict[str, list[tuple[dict[tuple[str, str], Any], Any]]] | None = None,
     only: set[str] | None = None,
+    rlimit: int = RLIMIT,
+    least_reads: bool = True,
 ) -> list[Outcome]:
     """Prove every property of the spec (with ``only``, those it names by clause/label or
     by clause); one Outcome each, in clause order. A step
     invariant needs the components' items (``collections``). With a ``cache`` (one per
     spec: proving under several overlay sets), a step invariant whose proof read only
-    declarations that are the same as in an earlier proof keeps that proof's outcome."""
+    declarations that are the same as in an earlier proof keeps that proof's outcome. Each
+    solver call may do ``rlimit`` units of z3's work, and take ``timeout_ms`` where given;
+    with ``least_reads`` off, a proof's reads are a set that suffices, not the least."""
+    budget = Budget(rlimit, timeout_ms, least_reads)
     props = [d for d in sym.labels.values() if isinstance(d, ast.Property)]
     if only:
         props = [p for p in props if p.clause in only or f"{p.clause}/{p.name}" in only]
+    rules = [
+        w for w in sym.standing if not only or w.clause in only or f"{w.clause}/{w.name}" in only
+    ]
     out = []
     for p in props:
+        began = time.process_time()
         if not p.invariant:
-            out.append(prove_one(sym, data_values, p, timeout_ms))
+            out.append(prove_one(sym, data_values, p, budget))
         elif collections is None:  # a quantifier over no locations would hold of nothing
             out.append(
                 Outcome(p.clause, p.name, p.text, "skipped", reason="the components are needed")
             )
         else:
-            out.append(prove_step_invariant(sym, data_values, collections, p, timeout_ms, cache))
+            out.append(prove_step_invariant(sym, data_values, collections, p, budget, cache))
+        out[-1].seconds = round(time.process_time() - began, 2)
+    keys = {read_key(f"{w.clause}/{w.name}") for w in sym.standing}
+    resting = any(k.split(" [")[0] in keys for o in out for k in o.reads)
+    if collections is not None and (rules or resting):
+        out = _resting(out, _standing(sym, data_values, collections, budget, rules, cache))
+    order = {k: i for i, k in enumerate(sym.labels)}
+    return sorted(out, key=lambda o: order.get(o.cites, len(order)))
+
+
+def _standing(
+    sym: Symbols,
+    data_values: dict[str, set[str]],
+    collections: dict[str, list[dict[str, Any]]],
+    budget: Budget,
+    shown: list[ast.Whenever],
+    cache: dict[str, list[tuple[dict[tuple[str, str], Any], Any]]] | None = None,
+) -> list[Outcome]:
+    """Each standing rule's proofs (see standing.py), as outcomes; those not in ``shown``
+    marked as such (``seconds`` < 0: proved for the properties that rest on them). With a
+    ``cache``, proofs that read only declarations the same as an earlier run's are kept."""
+    began = time.process_time()
+    # the rules themselves and the bounds of their proofs, beside what the proofs looked up
+    rules = (tuple(token(w) for w in sym.standing), tuple(sorted(standing_within(sym).items())))
+    for deps, (were, earlier) in (cache or {}).get(STANDING, []):
+        if were == rules and still_same(sym, deps):
+            found = earlier
+            break
+    else:
+        seen, deps = watching(sym)
+        found = prove_standing(seen, data_values, collections, budget)
+        if cache is not None:
+            cache.setdefault(STANDING, []).append((deps, (rules, found)))
+    out = []
+    for r in found:
+        o = Outcome(r.rule.clause, r.rule.name, r.rule.text, r.status, reason=r.reason)
+        o.how, o.bounds = r.how, r.bounds
+        o.counterexample = r.values
+        o.clauses, o.reads = _clause_order(r.clauses), sorted(r.reads)
+        o.kind = "standing rule"
+        o.seconds = round((time.process_time() - began) / max(1, len(found)), 2)
+        if r.rule not in shown:
+            o.seconds = -1.0
+        out.append(o)
     return out
+
+
+STANDING = "~standing rules"  # the cache's key for the standing rules' proofs
+
+
+def _resting(outcomes: list[Outcome], rules: list[Outcome]) -> list[Outcome]:
+    """A proof that read a standing rule (the position at rest once the rules are done)
+    rests on that rule's own proofs: proved only where they are. The rules' outcomes join
+    the list where asked for."""
+    by_key = {read_key(o.cites, ""): o for o in rules}
+    for o in outcomes:
+        rests = sorted({r.cites for key in o.reads for r in [by_key.get(key.split(" [")[0])] if r})
+        if not rests:
+            continue
+        o.rests_on = rests
+        weak = [by_key[c] for c in rests if by_key[c].status != "proved"]
+        if o.status == "proved" and weak:
+            o.status = "unknown"
+            o.reason = "rests on the standing rules " + ", ".join(
+                f"{r.cites} ({r.status})" for r in weak
+            )
+    return outcomes + [r for r in rules if r.seconds >= 0]
+
+
+def slowest(outcomes: list[Outcome], n: int = 3) -> str:
+    """Which proofs took longest (processor time), and the whole: a line of the output."""
+    if not outcomes:
+        return ""
+    total = sum(o.seconds for o in outcomes)
+    worst = sorted(outcomes, key=lambda o: -o.seconds)[:n]
+    each = ", ".join(f"{o.cites} {o.seconds:.1f} s" for o in worst)
+    return f"slowest: {each} (of {total:.1f} s proving, processor time)"
+
+
+def _numbers(domain: ast.Expr) -> bool:
+    """Whether a quantifier's domain is some numbers (a range, a list of them): a bound."""
+    if isinstance(domain, ast.ListLit):
+        return any(isinstance(i, (ast.IntLit, ast.Neg)) for i in domain.items)
+    return isinstance(domain, ast.Range)
 
 
 def _clause_order(clauses: set[str]) -> list[str]:
@@ -332,23 +212,25 @@ def prove_step_invariant(
     data_values: dict[str, set[str]],
     collections: dict[str, list[dict[str, Any]]],
     p: ast.Property,
-    timeout_ms: int,
+    budget: Budget | int = DEFAULT_BUDGET,
     cache: dict[str, list[tuple[dict[tuple[str, str], Any], Outcome]]] | None = None,
 ) -> Outcome:
-    from referee.verify.steps import prove_invariant, record_of, still_same, watching
-
     cites = f"{p.clause}/{p.name}"
     for deps, earlier in (cache or {}).get(cites, []):
         if still_same(sym, deps):
-            return replace(earlier, record=dict(earlier.record), written="")
+            return replace(earlier, record=dict(earlier.record), written="", seconds=0.0)
     seen, deps = watching(sym)
-    found, used, read, left_out = prove_invariant(seen, data_values, collections, p, timeout_ms)
+    budget = _budget(budget)
+    found, used, read, left_out = prove_invariant(seen, data_values, collections, p, budget)
     out = Outcome(p.clause, p.name, p.text, found.status)
     out.clauses = _clause_order(used | {p.clause})
     out.reads, out.left_out = sorted(read), sorted(left_out)
     out.how = found.how if found.status != "failed" else (found.where or found.how)
+    out.bounds = found.bounds
     out.reason = found.reason
-    if found.status == "failed":
+    if found.status == "failed" and found.values:  # at the set-up: no event to replay
+        out.counterexample = found.values
+    elif found.status == "failed":
         out.record = record_of(p, found)
         out.counterexample = {"where": found.where}
     if cache is not None:
@@ -357,8 +239,12 @@ def prove_step_invariant(
 
 
 def prove_one(
-    sym: Symbols, data_values: dict[str, set[str]], p: ast.Property, timeout_ms: int
+    sym: Symbols,
+    data_values: dict[str, set[str]],
+    p: ast.Property,
+    budget: Budget | int = DEFAULT_BUDGET,
 ) -> Outcome:
+    budget = _budget(budget)
     tr = Translator(sym, data_values)
     out = Outcome(p.clause, p.name, p.text, "proved")
     try:
@@ -367,10 +253,14 @@ def prove_one(
         body = p.body
         # the outermost "forall" becomes free constants: a failure then has values
         if isinstance(body, ast.Quant) and body.kind == "forall":
+            ranges = []
             for b in body.binders:
                 x = tr.const(b.name, b.type, b.domain)
                 constraints.append(tr.domain(x, b.domain, free))
                 free[b.name] = x
+                if _numbers(b.domain):  # not all of a type (booleans, a side)
+                    ranges.append(f"{b.name} in {' '.join(source_of(b.domain).split())}")
+            out.bounds.append(f"for {', '.join(ranges)}" if ranges else "no bound")
             body = body.body
         goal = tr.expr(body, dict(free))
     except Untranslatable as err:
@@ -378,12 +268,12 @@ def prove_one(
         return out
     out.clauses = _clause_order(tr.used | {p.clause})
     out.reads = sorted(tr.read)
-    solver = _solver(timeout_ms, constraints, goal)
+    solver = _solver(budget, constraints, goal)
     result = solver.check()
     if result == z3.unsat:
         return out
     if result == z3.unknown:
-        return _unknown(out, solver, timeout_ms)
+        return _unknown(out, solver, budget)
     model = solver.model()
     out.status = "failed"
     out.counterexample = {
@@ -392,16 +282,20 @@ def prove_one(
     return out
 
 
-def _solver(timeout_ms: int, constraints: list[Any], goal: Any) -> z3.Solver:
+def _budget(budget: Budget | int) -> Budget:
+    """A budget, or (as callers gave it before budgets were z3's work) a time in ms."""
+    return budget if isinstance(budget, Budget) else Budget(timeout_ms=budget)
+
+
+def _solver(budget: Budget, constraints: list[Any], goal: Any) -> z3.Solver:
     """A solver that looks for values within the domains where the goal fails."""
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    solver = budget.solver()
     solver.add(*constraints)
     solver.add(z3.Not(goal))
     return solver
 
 
-def _unknown(out: Outcome, solver: z3.Solver, timeout_ms: int) -> Outcome:
+def _unknown(out: Outcome, solver: z3.Solver, budget: Budget) -> Outcome:
     out.status = "unknown"
-    out.reason = f"z3 gave no answer ({solver.reason_unknown()}; limit {timeout_ms} ms)"
+    out.reason = f"z3 gave no answer ({solver.reason_unknown()}; {budget.limit()})"
     return out
