@@ -53,7 +53,12 @@ def key_of(v: Any) -> Any:
             _KEYS.clear()
         _KEYS[id(v)] = (v, key)
         return key
-    if t is tuple or t is list:
+    if t is tuple:
+        for x in v:
+            if type(x) not in _PLAIN:
+                return tuple([x if type(x) in _PLAIN else key_of(x) for x in v])
+        return v  # plain values: the tuple is its own key
+    if t is list:
         return tuple([x if type(x) in _PLAIN else key_of(x) for x in v])
     if isinstance(v, dict):
         return key_of(dict(v))

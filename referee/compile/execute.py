@@ -17,6 +17,7 @@ from referee.parse import ast
 MAX_FIRINGS = 10_000
 # How many instances (combinations of parameter values) the standing rules may have in all.
 MAX_INSTANCES = 100_000
+_MISSING = object()  # a cell not in its table
 
 
 class StandingLoop(Exception):
@@ -195,6 +196,8 @@ class Interpreter(Evaluator):
             value_f, args_f = self.compiled(st.value), self._compile_args(st.target.args)
             read, write, op, clause = self._read_cell, self._write_cell, st.op, st.clause
             name, keyed, plain = d.name, bool(d.params), self.plain_key(d.params)
+            if op == "=" and keyed:
+                return self._compile_set_keyed(d, value_f, args_f, plain, clause)
 
             def set_cell(env: dict[str, Any]) -> None:
                 value, key = value_f(env), args_f(env)
@@ -226,8 +229,7 @@ class Interpreter(Evaluator):
 
             return loop
         if isinstance(st, ast.CheckStmt):
-            check = self.check
-            return lambda env: check(st, env)
+            return self._compile_check(st)
         if isinstance(st, ast.DoStmt) and isinstance(self.sym.actions.get(st.name), ast.Routine):
             callee = self.sym.actions[st.name]
             assert isinstance(callee, ast.Routine)
@@ -241,6 +243,63 @@ class Interpreter(Evaluator):
 
             return call
         return lambda env: self._stmt(st, env)
+
+    def _compile_check(self, st: ast.CheckStmt) -> Callable[[dict[str, Any]], Any]:
+        """``check ref(args)``: a requirement that holds is seen here, its arguments and
+        condition evaluated by their closures, when no trace is wanted; anything else (a
+        condition that fails, dropped or excepted; a trace being taken) goes the whole way
+        through ``check``, which evaluates it again."""
+        check = self.check
+        ref = str(st.ref)
+        req = self.sym.labels.get(ref)
+        if (
+            st.args is None
+            or ref in self.sym.dropped
+            or not isinstance(req, ast.Require)
+            or req.overlay
+            or req.decisions
+            or len(st.args) != len(req.params)
+        ):
+            return lambda env: check(st, env)
+        args_f, cond = self._compile_args(st.args), self.compiled(req.cond)
+        names = [p.name for p in req.params]
+
+        def holds(env: dict[str, Any]) -> None:
+            if self.trace is None and cond(dict(zip(names, args_f(env), strict=True))):
+                if self.coverage is not None:
+                    self.coverage.requirement(ref, True)
+                return
+            check(st, env)
+
+        return holds
+
+    def _compile_set_keyed(
+        self,
+        d: ast.StateDecl,
+        value_f: Callable[[dict[str, Any]], Any],
+        args_f: Callable[[dict[str, Any]], tuple[Any, ...]],
+        plain: bool,
+        clause: str,
+    ) -> Callable[[dict[str, Any]], Any]:
+        """``set cell(args) = value``, the commonest statement: a cell set to the value it
+        holds returns at once (as ``write_state`` would, nothing forgotten)."""
+        write, name, missing = self._write_cell, d.name, _MISSING
+
+        def set_keyed(env: dict[str, Any]) -> None:
+            value, key = value_f(env), args_f(env)
+            k = key if plain else args_key(key)
+            table = self.state.get(name)
+            if table is not None:
+                old = table.get(k, missing)
+                if old is not missing and old == value:
+                    return
+            self.setter = clause
+            try:
+                write(d, k, value)
+            finally:
+                self.setter = ""
+
+        return set_keyed
 
     def _stmt(self, st: ast.Stmt, env: dict[str, Any]) -> None:  # noqa: C901 - one case a node
         if isinstance(st, ast.SetStmt):

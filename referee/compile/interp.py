@@ -452,6 +452,11 @@ class Evaluator:
                     return lambda env: not left(env) or bool(right(env))
                 if op == "in":
                     return lambda env: left(env) in right(env)
+                if op in _COMPARE:  # the comparison inline, against a literal as it is
+                    both, to_literal = _COMPARE[op]
+                    if isinstance(e.right, (ast.IntLit, ast.StrLit, ast.BoolLit)):
+                        return to_literal(left, e.right.value)
+                    return both(left, right)
                 fn = _OPS[op]
                 return lambda env: fn(left(env), right(env))
             return lambda env: self._binop(e, env)
@@ -730,6 +735,19 @@ _OPS: dict[str, Callable[[Any, Any], Any]] = {
     "<=": lambda a, b: a <= b,
     ">": lambda a, b: a > b,
     ">=": lambda a, b: a >= b,
+}
+
+
+Code = Callable[[dict[str, Any]], Any]
+# The comparisons, compiled with their operands' closures inline: (both operands compiled,
+# the right one a literal)
+_COMPARE: dict[str, tuple[Callable[[Code, Code], Code], Callable[[Code, Any], Code]]] = {
+    "==": (lambda f, g: lambda env: f(env) == g(env), lambda f, k: lambda env: f(env) == k),
+    "!=": (lambda f, g: lambda env: f(env) != g(env), lambda f, k: lambda env: f(env) != k),
+    "<": (lambda f, g: lambda env: f(env) < g(env), lambda f, k: lambda env: f(env) < k),
+    "<=": (lambda f, g: lambda env: f(env) <= g(env), lambda f, k: lambda env: f(env) <= k),
+    ">": (lambda f, g: lambda env: f(env) > g(env), lambda f, k: lambda env: f(env) > k),
+    ">=": (lambda f, g: lambda env: f(env) >= g(env), lambda f, k: lambda env: f(env) >= k),
 }
 
 
