@@ -86,6 +86,15 @@ AsText = tuple[bool, bool, bool]
 _WORKER: tuple[Spec, Choice, bool, bool, AsText | None] | None = None
 
 
+def cores() -> int:
+    """The cores this process may run on (``taskset`` and a container's limit count), for
+    the number of worker processes."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # no affinity where the system has none (macOS)
+        return os.cpu_count() or 1
+
+
 def _init(
     spec: Spec,
     choice: Choice,
@@ -144,7 +153,7 @@ def check_many(
         done[0] += 1
         _tick(None, done[0] - 1, total, progress, "records")
 
-    workers = max(1, min(os.cpu_count() or 1, total))
+    workers = max(1, min(cores(), total))
     setup = (spec, choice, keep_going, offer, stdin, as_text)
     from referee.run.pool import run_guarded  # processes: not for one record's check
 
@@ -168,7 +177,7 @@ def on_every_core(
 ) -> list[R]:
     """``work`` on every item, in a process per core when there are many (each process
     ``setup(*args)`` first); the results in the items' order, with a progress bar if asked."""
-    workers = min(os.cpu_count() or 1, len(items))
+    workers = min(cores(), len(items))
     if workers < 2 or len(items) < 8:
         setup(*args)
         return [_tick(work(x), i, len(items), progress, what) for i, x in enumerate(items)]
