@@ -23,11 +23,11 @@ run; wall-clock figures are printed beside them with the load average, for what 
 - prove: the CPU time to prove every property (props2's figure, printed here for the round);
 - coverage: the games of tests/test_play_coverage.py (six exploring games from the set-up, two
   from each example), in one process: the CPU time, and how many requirements they reach;
-- batch (issue 28, 5): `referee check DIR` in a process of its own over a folder of N records
-  (the Sekigahara examples, copied over and over), the peak memory of the process and its
-  workers together (sampled), and over N/5 records on every core and on one core: the peak
-  again (it grows with cores, not records) and the records judged a second (wall clock,
-  and by CPU).
+- batch (issue 28, 5; alone with --batch): `referee check DIR` in a process of its own over
+  a folder of N records (the Sekigahara examples, copied over and over): the peak memory of
+  the process and its workers together (sampled), and over N/5 records on every core and on
+  one core, the peak again (it grows with cores, not records) and the records judged a
+  second (wall clock, and by CPU).
 """
 
 from __future__ import annotations
@@ -230,14 +230,18 @@ def main() -> int:
     parser.add_argument("--records", type=int, default=5000, help="records of the batch")
     parser.add_argument("--start-up", action="store_true", help="only the start-up figures")
     parser.add_argument("--no-prove", action="store_true", help="leave out the proofs")
+    parser.add_argument("--batch", action="store_true", help="only the batch's figures")
     args = parser.parse_args()
 
     print(
         f"{time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} core(s),"
         f" Python {sys.version.split()[0]}"
     )
-    start_up()
-    if not args.start_up:
+    if args.batch:
+        batch(args.records)
+    else:
+        start_up()
+    if not (args.start_up or args.batch):
         rest(args)
     met = sum(m for _, m in RESULTS)
     print(f"targets met: {met} of {len(RESULTS)}")
