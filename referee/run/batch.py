@@ -120,7 +120,10 @@ def _one(path: Path) -> Result:
 
 
 def _as_text(result: Result, explain: bool, trace: bool, every: bool) -> Result:
-    """The result as its text alone, rendered where it is judged."""
+    """The result as its text alone, rendered where it is judged (once: a result already
+    kept as text is kept as it is)."""
+    if result.brief is not None:
+        return result
     verdict, status = result.verdict, result.status
     if verdict is not None:
         verdict.explain = verdict.explain or explain
