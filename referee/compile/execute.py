@@ -194,8 +194,8 @@ class Interpreter(Evaluator):
             d = self.sym.values[st.target.func.id]
             assert isinstance(d, ast.StateDecl)
             value_f, args_f = self.compiled(st.value), self._compile_args(st.target.args)
-            read, write, op, clause = self._read_cell, self._write_cell, st.op, st.clause
-            name, keyed, plain = d.name, bool(d.params), self.plain_key(d.params)
+            read, write, op, clause = self._read_cell, self._set_by, st.op, st.clause
+            keyed, plain = bool(d.params), self.plain_key(d.params)
             if op == "=" and keyed:
                 return self._compile_set_keyed(d, value_f, args_f, plain, clause)
 
@@ -206,15 +206,7 @@ class Interpreter(Evaluator):
                     value = read(d, key, k) + value
                 elif op == "-=":
                     value = read(d, key, k) - value
-                elif keyed:  # a cell set to the value it holds: nothing changes (write_state)
-                    table = self.state.get(name)
-                    if table is not None and k in table and table[k] == value:
-                        return
-                self.setter = clause
-                try:
-                    write(d, k, value)
-                finally:
-                    self.setter = ""
+                write(clause, d, k, value)
 
             return set_cell
         if isinstance(st, ast.IfStmt):
@@ -283,7 +275,7 @@ class Interpreter(Evaluator):
     ) -> Callable[[dict[str, Any]], Any]:
         """``set cell(args) = value``, the commonest statement: a cell set to the value it
         holds returns at once (as ``write_state`` would, nothing forgotten)."""
-        write, name, missing = self._write_cell, d.name, _MISSING
+        write, name, missing = self._set_by, d.name, _MISSING
 
         def set_keyed(env: dict[str, Any]) -> None:
             value, key = value_f(env), args_f(env)
@@ -293,13 +285,18 @@ class Interpreter(Evaluator):
                 old = table.get(k, missing)
                 if old is not missing and old == value:
                     return
-            self.setter = clause
-            try:
-                write(d, k, value)
-            finally:
-                self.setter = ""
+            write(clause, d, k, value)
 
         return set_keyed
+
+    def _set_by(self, clause: str, d: ast.StateDecl, k: Any, value: Any) -> None:
+        """A cell written by a ``set`` of this clause (which the position names as its
+        setter)."""
+        self.setter = clause
+        try:
+            self._write_cell(d, k, value)
+        finally:
+            self.setter = ""
 
     def _stmt(self, st: ast.Stmt, env: dict[str, Any]) -> None:  # noqa: C901 - one case a node
         if isinstance(st, ast.SetStmt):
