@@ -1,5 +1,5 @@
-"""referee clauses, overlays, explain: the rulebook's clauses, its printings and overlays, and
-any topic explained."""
+"""referee clauses, overlays: the rulebook's clauses, its printings and overlays (referee
+explain is explain.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from referee.explainer.clauses import (
     render_overlays,
     render_table,
 )
-from referee.explainer.topics import explain_topic, render_topic
 from referee.text import MAX_SHOWN, shown
 
 CLAUSES_HELP = (
@@ -41,36 +40,6 @@ OVERLAYS_HELP = (
     ["0  listed", _SPEC_BAD],
 )
 overlays_arguments = clauses_arguments
-
-
-EXPLAIN_HELP = (
-    "Explain one topic. Tried in this order, the first that matches is shown and the\n"
-    "others are named: a clause number (7.3.1) or label (7.3.1/no-pickup); a declared\n"
-    "name; an overlay id; a printing id; an overlay file's name; the name or id of an\n"
-    "entry of the game's data. KIND:TOPIC picks one kind: clause, name, overlay,\n"
-    "printing, file or data. -v explains in full every other match too.",
-    [
-        "referee explain 7.3.5",
-        "referee explain 7.3.1/no-pickup",
-        "referee explain size_penalty --format json",
-        "referee explain file:decisions",
-    ],
-    [
-        "0  explained",
-        "2  bad input or usage: a topic that names nothing (close names are suggested),"
-        " a spec that does not load",
-    ],
-)
-
-
-def explain_arguments(p: argparse.ArgumentParser) -> None:
-    """The arguments of `referee explain`."""
-    p.add_argument(
-        "topic",
-        help="a clause number, a label, a name, an overlay or printing id, an overlay file, "
-        "a data entry's name or id; or KIND:TOPIC",
-    )
-    _common(p)
 
 
 def cmd_clauses(args: argparse.Namespace) -> int:
@@ -115,15 +84,4 @@ def cmd_overlays(args: argparse.Namespace) -> int:
             if cases.get(r["id"]):
                 lines.append(f"    cases: {', '.join(cases[r['id']])}")
     _say(args, "\n".join(shown(line, 10 * MAX_SHOWN) for line in lines))
-    return EXIT_OK
-
-
-def cmd_explain(args: argparse.Namespace) -> int:
-    spec = _load(args)
-    x = explain_topic(spec, args.topic)
-    text = render_topic(x)
-    if args.verbose:  # every other thing the topic names, in full
-        others = [render_topic(explain_topic(spec, a["ask"])) for a in x.get("also", [])]
-        text = "\n\n".join([text, *others])
-    _emit(args, x, text)
     return EXIT_OK

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import resources
+from referee.commands.options import EXIT_BAD_INPUT, EXIT_OK, _game_option
 from referee.compile.spec import SPEC_ROOT, Spec, bundled_game, load_spec
 from referee.data.limits import read_text
 from referee.errors import Problem, RefereeError, Span
@@ -75,3 +76,25 @@ def _as_text(record: dict[str, Any], form: str) -> str:
     if form == "json":
         return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
     return as_yaml(record)
+
+
+def _record_io(p: argparse.ArgumentParser) -> None:
+    """The options of a command that reads one record and writes one: where to write, and the
+    spec (`convert`, `hide`)."""
+    p.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not to stdout")
+    _game_option(p)
+    p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
+    p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
+
+
+def _write_out(args: argparse.Namespace, text: str, command: str) -> int:
+    """Write a command's text to -o OUT, else to standard output; its exit code."""
+    if args.output is None:
+        print(text, end="")
+        return EXIT_OK
+    try:
+        args.output.write_text(text, encoding="utf-8")
+    except OSError as err:
+        print(f"referee {command}: cannot write {args.output}: {err.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_OK

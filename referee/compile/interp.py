@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any
 
 from referee.budget import minus, plus, span_range, times
@@ -114,6 +115,9 @@ class Evaluator:
     trace_depth: int = 1_000_000
     # for each `let`, the calls that computed its value
     facts: dict[str, list[TraceEntry]] = field(default_factory=dict)
+    # the random source of a player (referee play), for shuffled(...) in proposals; the
+    # referee's own evaluations have none, and shuffled leaves a list as it is
+    chance: Random | None = None
     _depth: int = 0
     _consts: dict[str, Any] = field(default_factory=dict)
     _pure: set[str] | None = None  # definitions that read no game state: their results are kept
@@ -147,6 +151,9 @@ class Evaluator:
     standing_on: bool = False
     # when false, a failed check is not explained (no numbers, no message): trying proposals
     explain: bool = True
+    # when true, what the rules tell is told even while ``explain`` is false: the legal
+    # events `referee moves` lists say what each would do (a deployment's Impact)
+    telling: bool = False
     # called by `game over` with the clause whose rule ended the game
     on_game_over: Callable[[str], None] | None = None
     # the standing rules that fired, in order: (rule, its parameters' values)
@@ -232,6 +239,13 @@ class Evaluator:
             self._kept_in = {n: True for n in self.derived()} | {n: False for n in self.pure()}
         return self._kept_in
 
+    def shuffled(self, xs: Any) -> tuple[Any, ...]:
+        """``shuffled(xs)``: in an order drawn from the player's random source, if any."""
+        out = list(xs)
+        if self.chance is not None:
+            self.chance.shuffle(out)
+        return tuple(out)
+
     def _invoke(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
         if d.overlay or d.decisions:
             self._rely(d)
@@ -285,7 +299,7 @@ class Evaluator:
         self.trace_depth, self._depth = 1_000_000, 0
         self._derived, self._readers, self._reading, self._defaulted = {}, {}, [], {}
         self.standing_on, self.on_game_over, self.fired, self.told = False, None, [], []
-        self.explain = True
+        self.explain, self.telling = True, False
         self._watch, self._enforcing = {}, False
         self.setter, self.set_by, self.coverage = "", {}, None
         self._dirty = set(range(len(self._instances))) if self._instances is not None else set()
@@ -417,6 +431,8 @@ class Evaluator:
             args = self._compile_args(e.args)
             fname = e.func.id
             if callee is None:
+                if fname == "shuffled":
+                    return lambda env: self.shuffled(args(env)[0])
                 return lambda env: _builtin(fname, args(env))
             if isinstance(callee, ast.StateDecl):
                 if not callee.params:
@@ -576,6 +592,8 @@ class Evaluator:
             args = tuple(self.eval(a, env) for a in e.args)
             callee = self.sym.values.get(e.func.id)
             if callee is None:
+                if e.func.id == "shuffled":
+                    return self.shuffled(args[0])
                 return _builtin(e.func.id, args)
             if isinstance(callee, ast.StateDecl):
                 return self.read_state(callee, args)

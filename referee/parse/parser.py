@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from lark import Token, Transformer, v_args
+from lark import Token, v_args
 from lark.exceptions import UnexpectedInput
 from lark.tree import Meta
 
@@ -18,6 +18,7 @@ from referee.data.limits import MAX_DIGITS
 from referee.errors import Problem, RefereeError, Span
 from referee.parse import ast
 from referee.parse.grammar import lark_parser
+from referee.parse.hidden import HiddenRules
 from referee.parse.syntax_errors import _readable, _syntax_problem
 
 
@@ -44,7 +45,7 @@ def _unquote(s: str) -> str:
 
 
 @v_args(meta=True, inline=True)
-class _ToAst(Transformer[Token, Any]):
+class _ToAst(HiddenRules):
     """Lark tree to ast nodes. One method a grammar rule; each keeps its span."""
 
     def __init__(self, file: str, source: str = "") -> None:
@@ -396,6 +397,9 @@ class _ToAst(Transformer[Token, Any]):
     def alternatives(self, meta: Meta, e: ast.Expr) -> tuple[str, Any]:
         return ("alternatives", e)
 
+    def choices(self, meta: Meta, e: ast.Expr) -> tuple[str, Any]:
+        return ("choices", e)
+
     def allow(
         self,
         meta: Meta,
@@ -403,6 +407,7 @@ class _ToAst(Transformer[Token, Any]):
         name: Token,
         params: Any,
         prop: Any,
+        choices: Any,
         alts: Any,
         req: Any,
         eff: Any,
@@ -418,6 +423,7 @@ class _ToAst(Transformer[Token, Any]):
             prop[1] if prop else None,
             alts[1] if alts else None,
             str(clause or ""),
+            choices[1] if choices else None,
         )
 
     def trigger(self, meta: Meta, label: Token, cond: ast.Expr, body: list[ast.Stmt]) -> ast.Decl:
@@ -715,4 +721,6 @@ def parse_module(text: str, file: str) -> ast.Module:
             mod.overlays.append(it)
         elif isinstance(it, ast.Extern):
             mod.externs.append(it)
+        elif isinstance(it, ast.Hidden):
+            mod.hidden.append(it)
     return mod

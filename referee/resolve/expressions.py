@@ -26,6 +26,7 @@ class ExpressionChecker:
         self.step_clause = ""  # the clause the step being checked names, if any
         self.players: T = ANY  # the type of `by`, the actor of an event
         self.in_effect = False  # checking a property after an action: before(...) is known
+        self.suggesting = False  # checking a `propose` or `alternatives`: shuffled(...) is known
 
     # ------------------------------------------------------------ reporting
     def error(self, span: Span, message: str, hint: str = "") -> None:
@@ -307,9 +308,24 @@ class ExpressionChecker:
             elem = self.element(e.args[0], env)
             self.expect(e.args[1], env, INT)
             return list_of(elem)
+        if name == "subsets":
+            elem = self.element(e.args[0], env)
+            self.expect(e.args[1], env, INT)
+            return list_of(list_of(elem))
         if name == "last":
             return self.element(e.args[0], env)
         if name == "distinct":
+            return list_of(self.element(e.args[0], env))
+        if name == "shuffled":
+            if not self.suggesting:
+                self.error(
+                    e.span,
+                    "shuffled draws at random: it may stand only in a `propose` or"
+                    " `alternatives` expression, which suggest events; what the referee judges"
+                    " is never random",
+                    "shuffle where the action's proposals are made, and let the rules judge"
+                    " what is drawn",
+                )
             return list_of(self.element(e.args[0], env))
         if name == "repeat":
             self.expect(e.args[1], env, INT)
