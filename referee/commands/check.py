@@ -103,15 +103,12 @@ def _check(args: argparse.Namespace) -> int:
                 print(s.text(), file=sys.stderr)
         raise RefereeError([Problem(Span(str(args.records[0]), 0, 0), "no records here")])
     progress = _progress(args) and len(paths) >= 20
-    results = check_many(spec, paths, choice, args.all, progress, offer=True)
-    if _json_wanted(args):
+    every = len(paths) <= 20 or args.verbose
+    as_text = None if _json_wanted(args) else (explain, trace, every)
+    results = check_many(spec, paths, choice, args.all, progress, offer=True, as_text=as_text)
+    if as_text is None:
         _emit(args, _checked(results, skipped), "")
-    else:
-        for r in results:
-            if r.verdict is not None:
-                r.verdict.explain = r.verdict.explain or explain
-                r.verdict.show_trace = trace
-        every = len(results) <= 20 or args.verbose
+    else:  # each result kept as its text, where it was judged
         shown_ = [r.text() for r in results if r.status != "legal" or every]
         total = render_summary(summary(results, skipped))
         _say(args, "\n".join([*shown_, *(s.text() for s in skipped), total]))

@@ -103,7 +103,7 @@ class Spec:
     components: Components
     sources: dict[str, str] = field(default_factory=dict)
     # interpreters free for another game, by the overlays in force (never pickled)
-    _free: dict[tuple[str, ...], list[Interpreter]] = field(
+    _free: dict[tuple[object, ...], list[Interpreter]] = field(
         default_factory=dict, repr=False, compare=False
     )
 
@@ -115,19 +115,20 @@ class Spec:
     def lease(self, overlays: list[ast.Overlay]) -> Interpreter:
         """An interpreter of the rules with these overlays in force, with no game state. One
         given back is reused, with what it compiled and computed from the rules alone."""
-        free = self._free.get(tuple(o.id for o in overlays))
+        free = self._free.get(_pool(overlays))
         if free:
             return free.pop()
         return Interpreter(
             apply(self.sym, overlays),
             components=self.components.collections,
             in_force={o.id for o in overlays},
+            reference=_REFERENCE[0],
         )
 
     def give_back(self, overlays: list[ast.Overlay], interp: Interpreter) -> None:
         """The game is over for this interpreter: another may use it."""
         interp.reset()
-        self._free.setdefault(tuple(o.id for o in overlays), []).append(interp)
+        self._free.setdefault(_pool(overlays, interp.reference), []).append(interp)
 
     @property
     def game(self) -> ast.Game | None:
@@ -150,6 +151,28 @@ class Spec:
         text = self.sources.get(node_span.file, "")
         block = " " * max(node_span.column - 1, 0) + text[node_span.start : node_span.end]
         return textwrap.dedent(block)
+
+
+# Whether specs lease the reference interpreter (see ``reference_interpreter``).
+_REFERENCE = [False]
+
+
+def _pool(overlays: list[ast.Overlay], reference: bool | None = None) -> tuple[object, ...]:
+    """The key of the interpreters free for another game: the overlays in force, and which
+    interpreter it is."""
+    ref = _REFERENCE[0] if reference is None else reference
+    return (ref, *(o.id for o in overlays))
+
+
+@contextlib.contextmanager
+def reference_interpreter() -> Iterator[None]:
+    """While in it, every record is judged by the reference interpreter (the tree walked
+    each time, nothing kept) rather than the compiled rules: the differential test."""
+    saved, _REFERENCE[0] = _REFERENCE[0], True
+    try:
+        yield
+    finally:
+        _REFERENCE[0] = saved
 
 
 def clause_key(number: str) -> tuple[int, ...]:

@@ -80,12 +80,16 @@ class Converter:
             return value
         d = self.sym.types.get(t.name)
         if isinstance(d, ast.EnumDecl):
+            if isinstance(value, str) and value in (d.values or self.items(d.from_data)):
+                return value  # a name it has: the names sorted only for a message
             known = d.values or sorted(self.items(d.from_data))
             return self.named(value, known, f"{t.name}", path)
         if isinstance(d, ast.RecordDecl) and d.from_data:
             if isinstance(value, dict) or (isinstance(value, str) and value.startswith("{")):
                 return self.by_fields(value, d, path)
             index = self.items(d.from_data)
+            if isinstance(value, str) and value in index:
+                return index[value]
             return index[self.named(value, sorted(index), t.name, path)]
         if isinstance(d, ast.RecordDecl):
             return self.structure(value, d, path)
