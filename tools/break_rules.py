@@ -242,8 +242,17 @@ def judge_records(game_dir: Path | None, change: Change, tmp: Path) -> list[str]
     return out
 
 
-def judge(source: Path, game_dir: Path, prove: bool, prove_timeout: float = 60) -> None:
-    """Judge one change already written into game_dir, printing one JSON line per stage."""
+def judge(
+    source: Path,
+    game_dir: Path,
+    prove: bool,
+    prove_timeout: float = 0,
+    properties: tuple[str, ...] = (),
+) -> None:
+    """Judge one change already written into game_dir, printing one JSON line per stage.
+    prove runs under its own budget of z3's work (the same answer at any load), with a time
+    limit a solver call only where ``prove_timeout`` is given, and on ``properties`` alone
+    where they are named."""
 
     def say(**kw: Any) -> None:
         print(json.dumps(kw), flush=True)
@@ -258,7 +267,11 @@ def judge(source: Path, game_dir: Path, prove: bool, prove_timeout: float = 60) 
         broken = judge_records(game_dir, change, Path(tmp))
     say(stage="records", real=real, broken=broken)
     if prove:
-        code, out = _quiet(["prove", "--spec", str(game_dir), "--timeout", str(prove_timeout)])
+        cmd = ["prove", "--spec", str(game_dir)]
+        cmd += ["--timeout", str(prove_timeout)] if prove_timeout else []
+        for p in properties:
+            cmd += ["--property", p]
+        code, out = _quiet(cmd)
         status = _statuses(out)
         say(
             stage="prove",
@@ -335,8 +348,15 @@ class Result:
         }
 
 
-def run_change(change: Change, prove: bool, timeout: float, prove_timeout: float = 60) -> Result:
-    """One change, judged in a process of its own under a time limit."""
+def run_change(
+    change: Change,
+    prove: bool,
+    timeout: float,
+    prove_timeout: float = 0,
+    properties: tuple[str, ...] = (),
+) -> Result:
+    """One change, judged in a process of its own under a time limit; with ``properties``,
+    prove runs on those alone (a change is caught when one of them fails)."""
     started = time.monotonic()
     result = Result(change)
     with tempfile.TemporaryDirectory(prefix="break-") as tmp:
@@ -344,6 +364,8 @@ def run_change(change: Change, prove: bool, timeout: float, prove_timeout: float
         cmd = [sys.executable, str(Path(__file__).resolve()), "--judge", change.source]
         cmd += ["--game-dir", str(game_dir), "--prove-timeout", str(prove_timeout)]
         cmd += [] if prove else ["--no-prove"]
+        for p in properties:
+            cmd += ["--property", p]
         env = {**os.environ, "REFEREE_NO_CACHE": "1", "PYTHONPATH": str(ROOT)}
         try:
             done = subprocess.run(
@@ -463,9 +485,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--prove-timeout",
         type=float,
-        default=60,
-        help="prove's --timeout, seconds a property (default 60: a loaded machine answers"
-        " unknown under prove's own 10)",
+        default=0,
+        help="prove's --timeout, seconds a solver call may take (default none: prove's budget"
+        " is z3's work, the same answer at any load)",
+    )
+    p.add_argument(
+        "--property",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="prove only this property (clause/label, or a clause), repeatable: a change is"
+        " caught when one of them fails",
     )
     p.add_argument("--suite", type=Path, default=SUITE, help="the folder of entries")
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
@@ -479,7 +509,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game-dir", type=Path, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.judge:
-        judge(args.judge, args.game_dir, not args.no_prove, args.prove_timeout)
+        judge(
+            args.judge, args.game_dir, not args.no_prove, args.prove_timeout, tuple(args.property)
+        )
         return 0
     if args.jobs < 1:
         p.error("--jobs must be at least 1")
@@ -506,7 +538,15 @@ def main(argv: list[str] | None = None) -> int:
     proving = not args.no_prove
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [
-            pool.submit(run_change, c, proving, args.timeout, args.prove_timeout) for c in chosen
+            pool.submit(
+                run_change,
+                c,
+                proving,
+                args.timeout,
+                args.prove_timeout,
+                tuple(args.property),
+            )
+            for c in chosen
         ]
         results = []
         for i, f in enumerate(futures, 1):
