@@ -225,6 +225,17 @@ def verdict(v: Any) -> str:
 
 def judge_records(game_dir: Path | None, change: Change, tmp: Path) -> list[str]:
     """Each record's verdict under the spec in game_dir (None: the real, bundled spec)."""
+    paths = []
+    for i, r in enumerate(change.records, 1):
+        path = tmp / f"{change.id}-{i}.yaml"
+        path.write_text(yaml.safe_dump(r.record, sort_keys=False), encoding="utf-8")
+        paths.append(path)
+    return judge_files(game_dir, paths)
+
+
+def judge_files(game_dir: Path | None, paths: list[Path]) -> list[str]:
+    """Each record file's verdict under the spec in game_dir (None: the real one); a record
+    that names a printing or overlays (a counterexample prove wrote) is judged under them."""
     from referee.compile.spec import load_spec
     from referee.errors import RefereeError
     from referee.resolve.overlays import Choice
@@ -232,9 +243,7 @@ def judge_records(game_dir: Path | None, change: Change, tmp: Path) -> list[str]
 
     spec = load_spec(game_dir) if game_dir else load_spec()
     out = []
-    for i, r in enumerate(change.records, 1):
-        path = tmp / f"{change.id}-{i}.yaml"
-        path.write_text(yaml.safe_dump(r.record, sort_keys=False), encoding="utf-8")
+    for path in paths:
         try:
             out.append(verdict(check_one(spec, path, Choice(), False, offer=False)))
         except RefereeError as err:
@@ -267,18 +276,28 @@ def judge(
         broken = judge_records(game_dir, change, Path(tmp))
     say(stage="records", real=real, broken=broken)
     if prove:
-        cmd = ["prove", "--spec", str(game_dir)]
-        cmd += ["--timeout", str(prove_timeout)] if prove_timeout else []
-        for p in properties:
-            cmd += ["--property", p]
-        code, out = _quiet(cmd)
-        status = _statuses(out)
+        with tempfile.TemporaryDirectory(prefix="break-cx-") as cx:
+            cmd = ["prove", "--spec", str(game_dir), "--counterexample-dir", cx]
+            cmd += ["--timeout", str(prove_timeout)] if prove_timeout else []
+            for p in properties:
+                cmd += ["--property", p]
+            code, out = _quiet(cmd)
+            status = _statuses(out)
+            # each counterexample written (a step property's), replayed under both specs
+            written = sorted(Path(cx).glob("*.yaml"))
+            replays = [
+                {"record": f.name, "broken": b, "real": r}
+                for f, b, r in zip(
+                    written, judge_files(game_dir, written), judge_files(None, written), strict=True
+                )
+            ]
         say(
             stage="prove",
             code=code,
             failed=[p for p, s in status.items() if s == "failed"],
             unsure=[f"{p} {s}" for p, s in status.items() if s in ("unknown", "skipped")],
             why="" if code in (0, 1) else _first_line(out),
+            replays=replays,
         )
 
 
@@ -306,7 +325,24 @@ class Result:
     # skipped), timeout, error, not run
     prove: str = "not run"
     properties: list[str] = field(default_factory=list)  # those that failed (or were unsure)
+    # the counterexamples prove wrote (a step property's), each replayed: the record's file,
+    # its verdict under the broken spec, and under the real one
+    replays: list[dict[str, str]] = field(default_factory=list)
     seconds: float = 0.0
+
+    @property
+    def replayed(self) -> list[str]:
+        """The counterexamples judged otherwise under the broken spec and the real one: an
+        invariant's misses its expectation under the broken spec; a property's after an action
+        (which reads the position before the event, and no expect: states) is allowed by the
+        broken spec and refused by the real one; neither fails to load."""
+        return [
+            r["record"]
+            for r in self.replays
+            if r["real"] != r["broken"]
+            and not (r["real"] + r["broken"]).startswith("error")
+            and not r["broken"].startswith("error")
+        ]
 
     @property
     def as_stated(self) -> bool:
@@ -343,6 +379,8 @@ class Result:
             ],
             "prove": self.prove,
             "properties": self.properties,
+            "replays": self.replays,
+            "replayed": self.replayed,
             "why": self.why,
             "seconds": round(self.seconds, 1),
         }
@@ -385,6 +423,7 @@ def run_change(
             # caught: a property failed; unsure: none failed, but some were unknown or
             # skipped (not a catch: the answer may depend on the machine's load)
             result.properties = ln["failed"] or ln["unsure"]
+            result.replays = ln.get("replays", [])
             result.prove = "caught" if ln["failed"] else "unsure" if ln["unsure"] else "missed"
             if ln["why"]:
                 result.prove, result.why = "error", f"prove: {ln['why']}"
@@ -413,6 +452,8 @@ def summary(results: list[Result], proved: bool) -> str:
     if proved:
         caught = sum(r.prove == "caught" for r in results)
         line += f", {caught} caught by prove ({n - caught} missed)"
+        shown = sum(r.prove == "caught" and bool(r.replayed) for r in results)
+        line += f", {shown} of them with a counterexample record that replays to the miss"
     return line
 
 
@@ -424,6 +465,8 @@ def render_text(results: list[Result], proved: bool) -> str:
         tail = f"  prove: {r.prove}" if proved else ""
         if r.properties:
             tail += f" ({', '.join(r.properties)})"
+        if r.replays:
+            tail += f"; {len(r.replayed)} of {len(r.replays)} counterexample(s) replay"
         lines.append(f"{c.id:<32} {c.clause:<7} {c.kind:<11} verdicts {state}{tail}")
         if r.why:
             lines.append(f"    {r.why}")
@@ -468,6 +511,8 @@ def render_markdown(results: list[Result], proved: bool) -> str:
     for r in results:
         c = r.change
         said = r.prove + (f": {', '.join(r.properties)}" if r.properties else "")
+        if r.replays:
+            said += f" ({len(r.replayed)} of {len(r.replays)} counterexample records replay)"
         lines.append(f"| {c.id} | {c.clause} | {c.kind} | {_cell(c.description)} | {said} |")
     return "\n".join(lines)
 
@@ -599,6 +644,7 @@ def load_results(path: Path, changes: list[Change]) -> list[Result]:
                 broken=[r["got"][1] for r in got["records"]],
                 prove=got["prove"],
                 properties=got["properties"],
+                replays=got.get("replays", []),
                 seconds=got["seconds"],
             )
         )
