@@ -196,7 +196,7 @@ def slowest(outcomes: list[Outcome], n: int = 3) -> str:
     return f"slowest: {each} (of {total:.1f} s proving, processor time)"
 
 
-def _numbers(domain: ast.Expr) -> bool:
+def numbers(domain: ast.Expr) -> bool:
     """Whether a quantifier's domain is some numbers (a range, a list of them): a bound."""
     if isinstance(domain, ast.ListLit):
         return any(isinstance(i, (ast.IntLit, ast.Neg)) for i in domain.items)
@@ -258,7 +258,7 @@ def prove_one(
                 x = tr.const(b.name, b.type, b.domain)
                 constraints.append(tr.domain(x, b.domain, free))
                 free[b.name] = x
-                if _numbers(b.domain):  # not all of a type (booleans, a side)
+                if numbers(b.domain):  # not all of a type (booleans, a side)
                     ranges.append(f"{b.name} in {' '.join(source_of(b.domain).split())}")
             out.bounds.append(f"for {', '.join(ranges)}" if ranges else "no bound")
             body = body.body
