@@ -1249,3 +1249,23 @@ def test_a_timeout_out_of_range_is_refused(
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert f"expected seconds from 0.001 (a millisecond) to 3600 (an hour), got '{seconds}'" in err
+
+
+def test_a_number_of_a_part_an_item_lacks_is_read_behind_its_question(
+    game_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The map prints a +N spot at some locations only: a property reads the N of the spot at
+    the location an event names once it has asked whether one is printed there (a location
+    without one has any number), so 5.2.2/spot-filled-as-printed is proved, and fails once a
+    spot may receive fewer blocks than it prints."""
+    assert main(["prove", "--spec", str(game_copy), "--property", "5.2.2"]) == 0
+    capsys.readouterr()
+    edit(
+        game_copy / "clauses" / "05-setup.rules",
+        "and n == random_count(at)",
+        "and n <= random_count(at)",
+    )
+    assert main(["prove", "--spec", str(game_copy), "--property", "5.2.2"]) == 1
+    out = capsys.readouterr().out
+    assert "5.2.2/spot-filled-as-printed" in out and "failed: counterexample" in out
+    assert "place_random:" in out
