@@ -65,6 +65,26 @@ def records(folder: Path, size: int) -> list[tuple[str, Path, list[str]]]:
         ),
         ("nesting 30,000 deep", fill(folder / "g.yaml", game + "events: ", "[", "", 30_000), []),
         (
+            "moves: 40 blocks in one stack, --all",
+            huge_stack(folder / "i.yaml"),
+            ["--all", "--command", "moves"],
+        ),
+        (
+            "moves: events, to the first illegal",
+            folder / "a.yaml",
+            ["--command", "moves"],
+        ),
+        (
+            "table: a million unreadable lines",
+            fill(folder / "j.rec", "", "T fly Edo\n", "", 10_000_000),
+            ["--game", "sekigahara", "--command", "table", "--stdin"],
+        ),
+        (
+            "table: binary on standard input",
+            fill(folder / "k.bin", "", "\x00\x01\x7fELF", "", size),
+            ["--game", "sekigahara", "--command", "table", "--stdin"],
+        ),
+        (
             "one event, a long line",
             fill(
                 folder / "h.yaml",
@@ -78,16 +98,42 @@ def records(folder: Path, size: int) -> list[tuple[str, Path, list[str]]]:
     ]
 
 
-def judge(path: Path, extra: list[str]) -> tuple[float, float, int]:
-    """Wall seconds, peak resident MB and exit code of ``referee check PATH``."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    start = time.perf_counter()
-    pid = os.spawnve(
-        os.P_NOWAIT,
-        sys.executable,
-        [sys.executable, "-m", "referee", "check", str(path), *extra],
-        env,
+def huge_stack(path: Path) -> Path:
+    """The rulebook's example of movement with forty blocks in Osaka: 2**40 groups."""
+    text = (ROOT / "examples" / "movement-example.yaml").read_text()
+    blocks = ", ".join(["ukita-2", "ukita-3", "mori-2", "mori-3"] * 10)
+    head, _, _ = text.partition("      Sawayama:")
+    head = head.replace(
+        "Osaka: {ishida: [ukita-2, ukita-3, mori-2, mori-3, kobayakawa-2]}",
+        f"Osaka: {{ishida: [{blocks}]}}",
     )
+    path.write_text(
+        head + "events:\n  - movement: {by: ishida, choice: total, cards: [ukita, mori]}\n"
+    )
+    return path
+
+
+def judge(path: Path, extra: list[str]) -> tuple[float, float, int]:
+    """Wall seconds, peak resident MB and exit code of ``referee check PATH`` (or of the
+    command ``--command`` names; with ``--stdin``, the file on standard input)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = "check"
+    if "--command" in extra:
+        i = extra.index("--command")
+        command, extra = extra[i + 1], extra[:i] + extra[i + 2 :]
+    stdin = "--stdin" in extra
+    extra = [x for x in extra if x != "--stdin"]
+    argv = [sys.executable, "-m", "referee", command, *([] if stdin else [str(path)]), *extra]
+    start = time.perf_counter()
+    saved = os.dup(0)
+    try:
+        if stdin:
+            with path.open("rb") as f:
+                os.dup2(f.fileno(), 0)
+        pid = os.spawnve(os.P_NOWAIT, sys.executable, argv, env)
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
     _, status, usage = os.wait4(pid, 0)
     seconds = time.perf_counter() - start
     return seconds, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)

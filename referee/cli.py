@@ -44,6 +44,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "compare",
         "replay a record under every printing and overlay, and show what changes",
     ),
+    "moves": ("moves", "list the legal next events of a record's position"),
+    "table": ("table", "play at the table: events typed one a line, each judged at once"),
     "play": ("play", "play a random legal game and print its record"),
     "convert": ("convert", "turn a record in the table notation into YAML, and back"),
     "prove": ("prove", "prove the spec's properties with z3"),

@@ -60,6 +60,8 @@ def test_every_command_is_found() -> None:
         "convert",
         "prove",
         "spec check",
+        "moves",
+        "table",
     }
 
 

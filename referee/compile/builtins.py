@@ -4,9 +4,12 @@ compared and kept by."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import combinations
+from math import comb
 from typing import Any
 
-from referee.budget import flattened, repeated
+from referee.budget import MAX_ITEMS, flattened, repeated
+from referee.errors import Span, fail
 from referee.resolve.types import hex_distance
 
 _PLAIN = frozenset({str, int, bool, type(None)})
@@ -70,6 +73,21 @@ def _unique(xs: Any, key: Callable[[Any], Any] = key_of) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def subsets(xs: tuple[Any, ...], most: int) -> tuple[tuple[Any, ...], ...]:
+    """``subsets(xs, n)``: the sub-lists of 1 to ``n`` items, in the list's order, fewest
+    first, each choice of items once (two equal items are one choice); refused when there
+    would be more than MAX_ITEMS."""
+    most = min(max(most, 0), len(xs))
+    count = sum(comb(len(xs), k) for k in range(1, most + 1))
+    if count > MAX_ITEMS:
+        raise fail(
+            Span("<rules>", 0, 0),
+            f"subsets of {len(xs)} items, up to {most} at a time: {count:,} sub-lists,"
+            f" over the limit of {MAX_ITEMS:,}",
+        )
+    return _unique(c for k in range(1, most + 1) for c in combinations(xs, k))
+
+
 def _builtin(name: str, args: tuple[Any, ...]) -> Any:
     if name == "size":
         return len(args[0])
@@ -89,6 +107,8 @@ def _builtin(name: str, args: tuple[Any, ...]) -> Any:
         return repeated(args[0], args[1])
     if name == "flatten":
         return flattened(args[0])
+    if name == "subsets":
+        return subsets(tuple(args[0]), args[1])
     if name == "abs":
         return abs(args[0])
     if name == "clamp":

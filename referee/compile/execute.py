@@ -230,7 +230,8 @@ class Interpreter(Evaluator):
         elif isinstance(st, ast.CheckStmt):
             self.check(st, env)
         elif isinstance(st, ast.TellStmt):
-            if self.explain:  # not while only legality is wanted (a random game's proposal)
+            # not while only legality is wanted (a random game's proposal)
+            if self.explain or self.telling:
                 self.tell(st, env)
         elif isinstance(st, ast.GameOverStmt):
             # the game is over: no standing rule fires after this moment

@@ -145,6 +145,9 @@ class Evaluator:
     standing_on: bool = False
     # when false, a failed check is not explained (no numbers, no message): trying proposals
     explain: bool = True
+    # when true, what the rules tell is told even while ``explain`` is false: the legal
+    # events `referee moves` lists say what each would do (a deployment's Impact)
+    telling: bool = False
     # called by `game over` with the clause whose rule ended the game
     on_game_over: Callable[[str], None] | None = None
     # the standing rules that fired, in order: (rule, its parameters' values)
@@ -270,7 +273,7 @@ class Evaluator:
         self.trace_depth, self._depth = 1_000_000, 0
         self._derived, self._readers, self._reading, self._defaulted = {}, {}, [], {}
         self.standing_on, self.on_game_over, self.fired, self.told = False, None, [], []
-        self.explain = True
+        self.explain, self.telling = True, False
         self._watch, self._enforcing = {}, False
         self.setter, self.set_by, self.coverage = "", {}, None
         self._dirty = set(range(len(self._instances))) if self._instances is not None else set()

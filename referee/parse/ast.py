@@ -426,6 +426,7 @@ class Allow:
     propose: Expr | None = None
     alternatives: Expr | None = None  # what else the actor could do when an event is refused
     clause: str = ""  # the clause it belongs to, cited when it is done out of turn
+    choices: Expr | None = None  # every candidate, for listing the legal events (referee moves)
 
 
 @dataclass

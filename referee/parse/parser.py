@@ -396,6 +396,9 @@ class _ToAst(Transformer[Token, Any]):
     def alternatives(self, meta: Meta, e: ast.Expr) -> tuple[str, Any]:
         return ("alternatives", e)
 
+    def choices(self, meta: Meta, e: ast.Expr) -> tuple[str, Any]:
+        return ("choices", e)
+
     def allow(
         self,
         meta: Meta,
@@ -403,6 +406,7 @@ class _ToAst(Transformer[Token, Any]):
         name: Token,
         params: Any,
         prop: Any,
+        choices: Any,
         alts: Any,
         req: Any,
         eff: Any,
@@ -418,6 +422,7 @@ class _ToAst(Transformer[Token, Any]):
             prop[1] if prop else None,
             alts[1] if alts else None,
             str(clause or ""),
+            choices[1] if choices else None,
         )
 
     def trigger(self, meta: Meta, label: Token, cond: ast.Expr, body: list[ast.Stmt]) -> ast.Decl:

@@ -13,7 +13,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from referee.compile.spec import Spec
-from referee.data.limits import MAX_DIGITS, read_text
+from referee.data.limits import MAX_DIGITS, STDIN_NAME, read_text
 from referee.data.source import Document, Path_, parse_document
 from referee.errors import Problem, RefereeError, Span
 from referee.parse import ast
@@ -29,9 +29,12 @@ from referee.records.notation import (
     Words,
     _comment_text,
     header_where,
+    is_notation,
+    looks_like_notation,
     short_names,
     slots,
 )
+from referee.records.record import RecordText, Source, is_stdin, read_stdin_once, stdin_text
 from referee.records.values import raw
 from referee.resolve.overlays import Choice, in_force
 
@@ -52,13 +55,35 @@ def read_notation(spec: Spec, path: str | Path) -> Notation:
     return parse_notation(spec, text, str(path))
 
 
-def notation_document(spec: Spec, path: str | Path) -> Document:
-    """The record in a notation file, as `referee check` reads a YAML record."""
+def notation_document(spec: Spec, path: Source) -> Document:
+    """The record in a notation file, text or standard input, as `referee check` reads a
+    YAML record."""
+    if isinstance(path, RecordText):
+        return parse_notation(spec, path.checked(), path.name).doc
+    if is_stdin(path):
+        return parse_notation(spec, stdin_text(), STDIN_NAME).doc
     return read_notation(spec, path).doc
+
+
+def is_notation_source(path: Source) -> bool:
+    """Whether a record is in the table notation: a file by its suffix (.rec), a text or
+    standard input by its look (docs/notation.md)."""
+    if isinstance(path, RecordText):
+        return looks_like_notation(path.text)
+    if is_stdin(path):
+        kept = read_stdin_once()
+        return isinstance(kept, str) and looks_like_notation(kept)
+    return is_notation(path)
 
 
 def parse_notation(spec: Spec, text: str, file: str) -> Notation:
     text = text.replace("\r\n", "\n")
+    nul = text.find("\x00")
+    if nul >= 0:  # a NUL byte is no text: an executable, an image, a compressed file
+        line = text.count("\n", 0, nul) + 1
+        column = nul - (text.rfind("\n", 0, nul) + 1) + 1
+        where = Span(file, line, column)
+        raise RefereeError([Problem(where, "binary data, not text: a record is text")])
     source = text if text.endswith("\n") else text + "\n"
     try:
         tree = lark_notation().parse(source)

@@ -38,6 +38,10 @@ class RecordText:
         return self.name
 
     def document(self) -> Document:
+        return parse_document(self.checked(), self.name)
+
+    def checked(self) -> str:
+        """The text, once it is known to be UTF-8 and within the size limit."""
         try:
             size = len(self.text.encode("utf-8"))
         except UnicodeEncodeError as err:
@@ -51,7 +55,7 @@ class RecordText:
             where = Span(self.name, 1, 1)
             message = f"record is over the limit of {MAX_RECORD_BYTES:,} bytes"
             raise RefereeError([Problem(where, message)])
-        return parse_document(self.text, self.name)
+        return self.text
 
 
 # A record: a file's path, or its text
@@ -118,14 +122,14 @@ def keep_stdin(kept: str | RefereeError | None) -> None:
 
 
 def load_record(
-    source: Source, schema_dir: Path, read: Callable[[str | Path], Document] | None = None
+    source: Source, schema_dir: Path, read: Callable[[Source], Document] | None = None
 ) -> Record:
     """A record from a file, its text or standard input: YAML or JSON, or whatever ``read``
     makes of a file (the table notation), with the position of every value."""
-    if isinstance(source, RecordText):
-        doc = source.document()
-    elif read is not None:
+    if read is not None:
         doc = read(source)
+    elif isinstance(source, RecordText):
+        doc = source.document()
     elif is_stdin(source):
         doc = parse_document(stdin_text(), STDIN_NAME)
     else:

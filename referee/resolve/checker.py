@@ -322,6 +322,14 @@ class Checker(ExpressionChecker):
                     self.ref(ast.Ref(a.clause, "", a.span))
                 if a.propose is not None:
                     self.proposal(a, {**env, "by": self.players})
+                if a.choices is not None:  # read as a proposal; may say how each is shown
+                    self.proposal(
+                        a,
+                        {**env, "by": self.players},
+                        a.choices,
+                        ast.ALTERNATIVE_FIELDS,
+                        "choices are",
+                    )
                 local = self.params(a.params, {**env, "by": self.players})
                 if a.alternatives is not None:
                     self.alternatives(a, local)

@@ -307,6 +307,10 @@ class ExpressionChecker:
             elem = self.element(e.args[0], env)
             self.expect(e.args[1], env, INT)
             return list_of(elem)
+        if name == "subsets":
+            elem = self.element(e.args[0], env)
+            self.expect(e.args[1], env, INT)
+            return list_of(list_of(elem))
         if name == "last":
             return self.element(e.args[0], env)
         if name == "distinct":

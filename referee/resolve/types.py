@@ -60,6 +60,12 @@ BUILTINS: dict[str, tuple[int, int, str]] = {
     "distinct": (1, 1, "a list without repeats, in first-seen order"),
     "repeat": (2, 2, "a list of n copies of a value"),
     "flatten": (1, 1, "a list of lists joined into one list"),
+    "subsets": (
+        2,
+        2,
+        "the sub-lists of a list of 1 to n items, each in the list's order, fewest first, each"
+        " choice of items once: subsets(xs, n)",
+    ),
     "clamp": (3, 3, "a whole number held between a least and a most value: clamp(x, lo, hi)"),
     "hex_distance": (
         4,
