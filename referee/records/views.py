@@ -72,6 +72,7 @@ class Hider:
                 else:
                     groups.append([s])
         self.states = {s.name: s for s in self.hidden.seen if s.kind == "state"}
+        self.allows: dict[str, list[ast.Allow]] = {}  # each action's, as events name them
 
     def check_view(self, view: str, record: Record) -> None:
         views = ", ".join([PUBLIC, *self.players])
@@ -114,7 +115,9 @@ class Hider:
         """Refuse an event the referee would refuse as input, as it would: an unknown action,
         actor or argument; in a complete record, a value that is not of its type (an unknown
         location). A view's values may be marks, which only the judging of a view reads."""
-        allows = allows_of(self.sym, action)
+        if action not in self.allows:
+            self.allows[action] = allows_of(self.sym, action)
+        allows = self.allows[action]
         if not allows:
             known = sorted(
                 {
