@@ -4,7 +4,6 @@ of a refusal, shuffled random games and `referee hide` (issues 30.4-6 and 31.2).
 from __future__ import annotations
 
 import collections
-import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ import yaml
 
 from referee.cli import main
 from tests.referee_helpers import EXAMPLES, ROOT, judge
+from tests.test_alternatives import assert_each_is_legal
 
 DATA = ROOT / "referee" / "games" / "sekigahara" / "data"
 COMBAT = EXAMPLES / "combat-example.yaml"
@@ -98,21 +98,6 @@ def test_a_topic_with_spaces_around_it(capsys: pytest.CaptureFixture[str]) -> No
 # ------------------------------------------------------------------ suggestions
 
 
-def assert_appended_legal(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], rec: dict[str, Any], v: dict[str, Any]
-) -> None:
-    index = v["index"]
-    ((action, given),) = ((k, x) for k, x in rec["events"][index - 1].items() if k != "expect")
-    assert v["alternatives"]
-    for alt in v["alternatives"]:
-        changed = copy.deepcopy(rec)
-        changed["events"] = changed["events"][: index - 1] + [
-            {action: {"by": given["by"], **alt["args"]}}
-        ]
-        code, verdict = judge(tmp_path, capsys, changed)
-        assert code == 0, (alt["text"], verdict["violations"])
-
-
 def test_a_wrong_special_attack_bonus_names_the_right_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -135,7 +120,8 @@ def test_a_wrong_special_attack_bonus_names_the_right_one(
     assert v["cites"] == "8.4.1/special-as-recorded"
     first = v["alternatives"][0]
     assert (first["changing"], first["text"]) == (["special_bonus"], "4")
-    assert_appended_legal(tmp_path, capsys, rec, v)
+    assert v["alternatives"]
+    assert_each_is_legal(tmp_path, capsys, rec, v)
 
 
 # ------------------------------------------------------------------ random games
