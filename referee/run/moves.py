@@ -13,6 +13,7 @@ many candidates it refused and one refusal's message and numbers. Bounded: at mo
 
 from __future__ import annotations
 
+import random
 import signal
 import threading
 import time
@@ -296,6 +297,10 @@ class Enumerator:
         top = self.ref.machine.top
         if top is not None:
             interp.frame = top.vars
+        # a draw the spec's candidates make (`shuffled`: dice, cards, blocks) is a sample, as
+        # in `referee play`, from a seed of the position's event number: the same listing
+        # each time, and not only the lowest dice or the top of the deck
+        interp.chance = random.Random(self.index)
         try:
             value = interp.eval(e, dict(env))
         except RefereeError as err:
@@ -303,6 +308,8 @@ class Enumerator:
             return [], f"the spec's candidates of {allow.name} failed ({e.span}): {p.message}"
         except RULES_FAILURES as err:
             return [], f"the spec's candidates of {allow.name} failed ({e.span}): {failure(err)}"
+        finally:
+            interp.chance = None  # what the referee judges is never random
         return list(value or []), ""
 
     def _unique(
