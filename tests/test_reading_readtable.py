@@ -123,6 +123,20 @@ def test_saving_to_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
     assert (tmp_path / "game.rec").read_text() == "game: sekigahara\n"
 
 
+def test_a_line_that_cannot_be_read_is_located_where_it_was_typed(tmp_path: Path) -> None:
+    """A syntax error or an unknown side in a pushed or typed line was located a line
+    below (under the header the session adds): the table then said column 1."""
+    with referee.Game(game="sekigahara") as g:
+        for line, where in [("T deal tokugawa,", (1, 17)), ("X deal tokugawa", (1, 1))]:
+            with pytest.raises(referee.RecordError) as err:
+                g.push(line)
+            (problem,) = err.value.problems
+            assert (problem.line, problem.column) == where
+        assert str(err.value).splitlines()[1].strip() == "X deal tokugawa"
+    done = table("T deal tokugawa,\n", "--game", "sekigahara", cwd=tmp_path)
+    assert done.stderr.decode().startswith("<stdin>:1:17: unexpected the end of the line")
+
+
 # ------------------------------------------------------------------ the API
 
 
