@@ -32,9 +32,9 @@ if TYPE_CHECKING:  # what a type checker sees; at run time, __getattr__ below
 # without importing it: `from referee import resources` asks __getattr__ for a submodule's name
 # first, and must not load the API for that.
 __all__ = ["__version__"]
-__all__ += """Comparison Difference Explanation Fired Game InputError Outcome OutcomeDifference
-Position Problem RecordError RecordInput SpecError Told Verdict Violation check compare explain
-load_game show""".split()  # noqa: SIM905 - a few lines, not api.py's list again
+__all__ += """Comparison Difference EventVerdict Explanation Fired Game InputError LegalEvents
+Outcome OutcomeDifference Position Problem Proof RecordError RecordInput Rules SpecError Step Told
+Value Verdict Violation check compare convert explain load_game play prove show""".split()  # noqa: SIM905 - a few lines, not api.py's list again
 
 
 def __getattr__(name: str) -> Any:

@@ -13,18 +13,40 @@ located problems; an illegal play is not an error but a verdict. See docs/api.md
 from __future__ import annotations
 
 import copy
-import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Any
 
-from referee.compile.spec import Spec, find_game, load_spec
+from referee.api_base import (
+    InputError,
+    Problem,
+    RecordError,
+    RecordInput,
+    Rules,
+    SpecError,
+    Told,
+    Violation,
+    _choice,
+    _error,
+    _game,
+    _source,
+    _violation,
+    load_game,
+)
 from referee.errors import RefereeError
 from referee.explainer.topics import explain_topic, render_topic
-from referee.records.record import RecordText, Source
-from referee.resolve.overlays import Choice, base_printing
+from referee.playing import (
+    EventVerdict,
+    Game,
+    LegalEvents,
+    Proof,
+    Step,
+    Value,
+    convert,
+    play,
+    prove,
+)
 from referee.run import compare as _compare
 from referee.run import position as _position
 from referee.run import replay as _replay
@@ -33,201 +55,35 @@ from referee.run import verdict as _verdict_data
 __all__ = [
     "Comparison",
     "Difference",
+    "EventVerdict",
     "Explanation",
     "Fired",
     "Game",
     "InputError",
+    "LegalEvents",
     "Outcome",
     "OutcomeDifference",
     "Position",
     "Problem",
+    "Proof",
     "RecordError",
     "RecordInput",
+    "Rules",
     "SpecError",
+    "Step",
     "Told",
+    "Value",
     "Verdict",
     "Violation",
     "check",
     "compare",
+    "convert",
     "explain",
     "load_game",
+    "play",
+    "prove",
     "show",
 ]
-
-# A record: a path (``str`` or ``os.PathLike``), its YAML or JSON text (a ``str`` holding a
-# line break or starting with ``{``), or the record itself as a mapping.
-RecordInput = str | os.PathLike[str] | Mapping[str, Any]
-
-_ARGUMENTS = "<arguments>"  # where a printing or an overlay named by the caller "sits"
-_COMMAND_LINE = "<command line>"  # where the engine says such a name sits
-
-
-# ------------------------------------------------------------------ errors
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One located problem: ``file:line:column: message``, a hint, the clause concerned.
-    ``file`` is the record's path, ``<string>``, ``<mapping>`` or the name given, a spec
-    file, or ``<arguments>`` for a printing or overlay named in the call; ``line`` and
-    ``column`` are 0 when the problem is about the whole file."""
-
-    file: str
-    line: int
-    column: int
-    message: str
-    hint: str = ""
-    clause: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}: {self.message}"
-
-
-class InputError(Exception):
-    """Input the referee cannot use. ``problems`` holds every problem found; ``str()`` gives
-    them as the command line prints them (each with its line and a caret under the spot)."""
-
-    def __init__(self, problems: Iterable[Problem], text: str = "") -> None:
-        self.problems: tuple[Problem, ...] = tuple(problems)
-        self.text = text or "\n".join(str(p) for p in self.problems)
-        super().__init__(self.text)
-
-    def __str__(self) -> str:
-        return self.text
-
-
-class SpecError(InputError):
-    """A game that cannot be loaded: no such game or directory, or a spec or data file that
-    does not parse or check."""
-
-
-class RecordError(InputError):
-    """A record that cannot be judged: unreadable, malformed, not of this game, naming what
-    the game does not know; or a printing, overlay or event number asked for that it lacks."""
-
-
-def _error(err: RefereeError, kind: type[InputError], source: Source | None = None) -> InputError:
-    sources = dict(err.sources)
-    if isinstance(source, RecordText):
-        sources.setdefault(source.name, source.text)
-    # a name the caller gave (a printing, an overlay, a topic) is said to sit in the arguments
-    found = [
-        replace(p, span=replace(p.span, file=_ARGUMENTS)) if p.span.file == _COMMAND_LINE else p
-        for p in err.problems
-    ]
-    problems = [
-        Problem(p.span.file, p.span.line, p.span.column, p.message, p.hint, p.clause) for p in found
-    ]
-    return kind(problems, RefereeError(found, sources).render())
-
-
-# ------------------------------------------------------------------ games
-
-
-@dataclass(frozen=True)
-class Game:
-    """A game's spec, parsed and checked: its rules, printings, overlays and data."""
-
-    name: str  # the name records give in ``game:``
-    title: str
-    directory: Path  # the game's spec folder (the bundled one lives inside the package)
-    printings: tuple[str, ...]
-    base_printing: str  # the printing in force unless another is asked for
-    overlays: tuple[str, ...]  # every printing's erratum, clarification and decision, by id
-    clauses: Mapping[str, str]  # every clause's title, by number, in the rulebook's order
-    _spec: Spec = field(repr=False, compare=False)
-
-
-def load_game(
-    name_or_dir: str | os.PathLike[str] | None = None, *, data: str | os.PathLike[str] | None = None
-) -> Game:
-    """Load a game: the bundled one (None), a bundled game by name, or a spec directory laid
-    out as the bundled one (a ``str`` naming no bundled game is taken as a directory).
-    ``data`` is a folder of component files replacing the spec's own, file by file. A game
-    already loaded from the same unchanged files is reused. Raises SpecError."""
-    try:
-        where = name_or_dir if isinstance(name_or_dir, str | None) else Path(name_or_dir)
-        spec = load_spec(find_game(where), Path(data) if data is not None else None)
-    except RefereeError as err:
-        raise _error(err, SpecError) from None
-    game = spec.game
-    return Game(
-        name=game.name if game else "",
-        title=game.title if game else "",
-        directory=spec.game_dir,
-        printings=tuple(spec.sym.printings),
-        base_printing=base_printing(spec.sym),
-        overlays=tuple(spec.sym.overlays),
-        clauses={c.number: c.title for c in spec.clauses()},
-        _spec=spec,
-    )
-
-
-def _game(game: Game | str | os.PathLike[str] | None) -> Spec:
-    return (game if isinstance(game, Game) else load_game(game))._spec
-
-
-def _source(record: RecordInput, name: str | None) -> Source:
-    """What the engine reads: a path, or a text under its name (a mapping written as JSON,
-    so that every problem in it has a line and a column)."""
-    if isinstance(record, Mapping):
-        try:
-            text = json.dumps(record, indent=2, ensure_ascii=False, allow_nan=False, default=_plain)
-        except (TypeError, ValueError) as err:
-            problem = Problem(name or "<mapping>", 0, 0, f"the record is not plain data: {err}")
-            raise RecordError([problem]) from None
-        return RecordText(text + "\n", name or "<mapping>")
-    if isinstance(record, str) and ("\n" in record or record.lstrip().startswith("{")):
-        return RecordText(record, name or "<string>")
-    if isinstance(record, str | os.PathLike):
-        return Path(record)
-    raise TypeError(f"a record is a path, a text or a mapping, not {type(record).__name__}")
-
-
-def _plain(value: object) -> object:
-    if isinstance(value, Mapping):
-        return dict(value)
-    raise TypeError(f"{type(value).__name__} is not plain data")
-
-
-def _choice(printing: str, overlays: Iterable[str], no_overlays: Iterable[str]) -> Choice:
-    on = [overlays] if isinstance(overlays, str) else list(overlays)
-    off = [no_overlays] if isinstance(no_overlays, str) else list(no_overlays)
-    return Choice(printing, on, off)
-
-
-# ------------------------------------------------------------------ check
-
-
-@dataclass(frozen=True)
-class Violation:
-    """An illegal event (or an expectation the record states that the rules do not meet)."""
-
-    event: int  # the event's number, 1 for the first
-    action: str
-    line: int  # where the event sits in the record
-    column: int
-    clause: str  # the number of the clause broken
-    label: str  # the label of its condition broken ("" if none)
-    cites: str  # clause and label: "NUMBER/LABEL", or the number alone
-    title: str  # the clause's title
-    message: str  # the condition's message, with its values
-    numbers: tuple[str, ...]  # the decisive values and calls, each with its clause
-    relied_on: tuple[str, ...]  # the overlays the verdict relied on
-    kind: str  # "rule", or "expectation" (a value the record expects after the event)
-    as_expected: bool  # the record itself expects this refusal (``expect: {illegal: ...}``)
-    alternatives: tuple[str, ...]  # what the actor could legally have done instead
-
-
-@dataclass(frozen=True)
-class Told:
-    """One consequence the rules told of an event: the rule, its text, its numbers by name."""
-
-    cites: str
-    clause: str
-    label: str
-    text: str
-    values: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -277,7 +133,7 @@ class Verdict:
 def check(
     record: RecordInput,
     *,
-    game: Game | str | os.PathLike[str] | None = None,
+    game: Rules | str | os.PathLike[str] | None = None,
     printing: str = "",
     overlays: Iterable[str] = (),
     no_overlays: Iterable[str] = (),
@@ -290,7 +146,7 @@ def check(
     or a mapping in every message (``<string>``, ``<mapping>`` by default). One record is
     judged under the command line's time limit (REFEREE_TIME_LIMIT, 50 s; on the main thread
     only). Raises RecordError (SpecError for ``game``)."""
-    spec = _game(game)
+    spec = _game(game, record)
     source = _source(record, name)
     try:
         v = _replay.check_one(
@@ -327,25 +183,6 @@ def _verdict(v: _verdict_data.Verdict) -> Verdict:
         fired=tuple(Fired(h["index"], h["rule"], h["text"], h["at"]) for h in v.happened),
         text=_replay.render(v),
         _json=v.as_json(),
-    )
-
-
-def _violation(x: _verdict_data.Violation) -> Violation:
-    return Violation(
-        event=x.index,
-        action=x.action,
-        line=x.line,
-        column=x.column,
-        clause=x.clause,
-        label=x.label,
-        cites=x.cites,
-        title=x.title,
-        message=x.message,
-        numbers=tuple(x.numbers),
-        relied_on=tuple(x.relied),
-        kind=x.kind,
-        as_expected=x.as_expected,
-        alternatives=tuple(a["text"] for a in x.alternatives),
     )
 
 
@@ -399,13 +236,13 @@ class Comparison:
 def compare(
     record: RecordInput,
     *,
-    game: Game | str | os.PathLike[str] | None = None,
+    game: Rules | str | os.PathLike[str] | None = None,
     only: Iterable[str] = (),
     name: str | None = None,
 ) -> Comparison:
     """What each printing and overlay changes in a record, as ``referee compare`` says it;
     ``only`` keeps the variants of these printings or overlays. Raises RecordError."""
-    spec = _game(game)
+    spec = _game(game, record)
     source = _source(record, name)
     try:
         c = _compare.compare(spec, source, [only] if isinstance(only, str) else list(only))
@@ -457,7 +294,7 @@ class Explanation:
         return copy.deepcopy(dict(self._json))
 
 
-def explain(topic: str, *, game: Game | str | os.PathLike[str] | None = None) -> Explanation:
+def explain(topic: str, *, game: Rules | str | os.PathLike[str] | None = None) -> Explanation:
     """Explain a clause (``NUMBER``), a condition (``NUMBER/LABEL``), a declared name, an
     overlay, a printing, an overlay file or a data entry; ``KIND:TOPIC`` picks one kind.
     Raises InputError for a topic the game does not know, with the closest it does."""
@@ -511,7 +348,7 @@ def show(
     *,
     at: int | None = None,
     after: int | None = None,
-    game: Game | str | os.PathLike[str] | None = None,
+    game: Rules | str | os.PathLike[str] | None = None,
     printing: str = "",
     overlays: Iterable[str] = (),
     no_overlays: Iterable[str] = (),
@@ -522,7 +359,10 @@ def show(
     (``illegal`` says which). Raises RecordError, for an event number the record lacks too."""
     if at is not None and after is not None:
         raise ValueError("give at or after, not both")
-    spec = _game(game)
+    for flag, number in (("at", at), ("after", after)):
+        if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+            raise TypeError(f"{flag}: an event number (an int), not {type(number).__name__}")
+    spec = _game(game, record)
     source = _source(record, name)
     try:
         pos = _position.show_position(

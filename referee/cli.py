@@ -25,6 +25,7 @@ from referee.commands.options import (
     _json_wanted,
     _Parser,
     _plain,
+    _safe_streams,
     _usage,
 )
 from referee.errors import Problem, RefereeError, Span
@@ -37,15 +38,18 @@ GC_THRESHOLD = 20_000
 COMMANDS: dict[str, tuple[str, str]] = {
     "clauses": ("listing", "list every clause of the rulebook"),
     "overlays": ("listing", "list the printings, clarifications and decisions"),
-    "explain": ("listing", "explain a clause, label, name, overlay, printing or data entry"),
+    "explain": ("explain", "explain a clause, name, overlay, data entry or section; search"),
     "check": ("check", "replay game records and judge every event"),
     "show": ("show", "show the position at an event of a record"),
     "compare": (
         "compare",
         "replay a record under every printing and overlay, and show what changes",
     ),
+    "moves": ("moves", "list the legal next events of a record's position"),
+    "table": ("table", "play at the table: events typed one a line, each judged at once"),
     "play": ("play", "play a random legal game and print its record"),
     "convert": ("convert", "turn a record in the table notation into YAML, and back"),
+    "hide": ("hide", "write a record as one view kept it: public, or one side's"),
     "prove": ("prove", "prove the spec's properties with z3"),
     "spec": ("spec", "work on the spec itself"),
 }
@@ -120,6 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    _safe_streams()
     _Parser.argv = list(sys.argv[1:] if argv is None else argv)
     given = _command_given(_Parser.argv)
     parser = build_parser([given] if given else [])

@@ -350,3 +350,123 @@ def test_an_action_with_alternatives_cannot_name_a_parameter_shown(
     assert main(["spec", "check", "--spec", str(game)]) == 2
     err = capsys.readouterr().err.splitlines()
     assert "an action with alternatives cannot have a parameter named 'shown'" in err[0]
+
+
+# ------------------------------------------------- issue 30: suggestions that do not mislead
+
+
+def test_a_wrong_impact_is_answered_with_the_right_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The Mori gun with the Mori swords card scores 6 (mon 1, +1 for the Mori leader before
+    it, 8.3.3, +4 special attack, 8.4.1); the record says 5 with a bonus of 0. The first
+    alternative is the same deployment with the numbers the rules count; an alternative
+    card is offered with its own numbers (the plain Mori card: no special attack, 2)."""
+    rec = record("impact-bonus-forgotten.yaml")
+    v = refused(tmp_path, capsys, rec)
+    assert v["cites"] == "8.3.3/bonus-as-recorded"
+    right, other = v["alternatives"]
+    assert right["args"] == {
+        "blocks": ["mori-gun"],
+        "card": "mori-swords",
+        "impact": 6,
+        "mon": 1,
+        "daimyo_bonus": 1,
+        "special_bonus": 4,
+    }
+    assert (right["changing"], right["left_out"], right["text"]) == (
+        ["impact", "daimyo_bonus"],
+        [],
+        "impact 6 daimyo_bonus 1",
+    )
+    assert other["args"] == {**right["args"], "card": "mori", "impact": 2, "special_bonus": 0}
+    # tried: the event with its numbers left out, then the spec's four (other cards, blocks)
+    assert v["alternatives_note"] == "2 legal of 6 tried"
+    assert_each_is_legal(tmp_path, capsys, rec, v)
+    assert main(["check", str(ILLEGAL / "impact-bonus-forgotten.yaml")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    at = out.index("  could have (2 legal of 6 tried):")
+    assert out[at + 1] == "    changing impact, daimyo_bonus: impact 6 daimyo_bonus 1"
+
+
+def test_an_impact_alone_wrong_names_the_impact(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rec = record("impact-bonus-forgotten.yaml")
+    rec["events"][-1]["deploy"] = {
+        "by": "ishida",
+        "card": "mori-swords",
+        "blocks": ["mori-gun"],
+        "impact": 7,
+    }
+    rec["events"][-1]["expect"] = {"illegal": "8.3.1/impact-as-recorded"}
+    v = refused(tmp_path, capsys, rec)
+    assert v["cites"] == "8.3.1/impact-as-recorded"
+    first = v["alternatives"][0]
+    assert first["args"] == {"blocks": ["mori-gun"], "card": "mori-swords", "impact": 6}
+    assert (first["changing"], first["text"]) == (["impact"], "6")
+    assert_each_is_legal(tmp_path, capsys, rec, v)
+
+
+THREE_INTO_THE_CASTLE = ROOT / "tests" / "readings" / "r8-ch8" / "37-three-into-the-castle.yaml"
+
+
+def test_when_no_listed_alternative_is_legal_a_variant_is_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ishida, beaten at Gifu, leaves three blocks in the castle, which takes two (8.8.4).
+    The spec lists the roads out with the same three inside: none is legal. Leaving two of
+    them inside and retreating the third is: to Iwamura or Sawayama, not to Kiyosu, whence
+    Tokugawa came (8.8.3)."""
+    rec: dict[str, Any] = yaml.safe_load(THREE_INTO_THE_CASTLE.read_text())
+    v = refused(tmp_path, capsys, rec)
+    assert v["cites"] == "8.8.4/castle-refuge"
+    assert sorted(neighbours("Gifu")) == ["Iwamura", "Kiyosu", "Sawayama"]
+    inside = ["ukita-3", "mori-3", "mori-2"]
+    pairs = [[b for b in inside if b != left] for left in inside]
+    assert [a["args"] for a in v["alternatives"]] == [
+        {"to": to, "into_castle": pair} for to in ("Iwamura", "Sawayama") for pair in pairs
+    ]
+    assert {tuple(a["changing"]) for a in v["alternatives"]} == {("to", "into_castle")}
+    # three listed (each road out, the three inside), then each of them and the event itself
+    # with one block fewer inside: 4 x 3
+    assert v["alternatives_note"] == (
+        "0 legal of 3 tried, and 6 of 12 variants of them (a list argument one item shorter)"
+    )
+    assert_each_is_legal(tmp_path, capsys, rec, v)
+    assert main(["check", str(THREE_INTO_THE_CASTLE)]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "  could have (0 legal of 3 tried, and 6 of 12 variants of them"
+        " (a list argument one item shorter)):\n"
+        "    changing to, into_castle: to Iwamura into_castle [mori-3, mori-2];"
+    ) in out
+
+
+def test_when_nothing_tried_is_legal_the_verdict_does_not_say_nothing_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    v = refused(tmp_path, capsys, record("stack-moved-twice.yaml"))
+    assert v["alternatives"] == []
+    # the 16 moves listed, and their one variant: no group at all
+    assert v["alternatives_note"] == (
+        "0 legal of 16 tried, and 0 of 1 variants of them (a list argument one item shorter)"
+    )
+    assert main(["check", str(ILLEGAL / "stack-moved-twice.yaml")]) == 1
+    assert (
+        "  could have: no alternative the spec lists is legal (0 legal of 16 tried, and 0 of 1"
+        " variants of them (a list argument one item shorter)); another event may be\n"
+    ) in capsys.readouterr().out
+
+
+def test_the_variants_tried_are_bounded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(alternatives, "MAX_VARIANTS", 2)
+    rec: dict[str, Any] = yaml.safe_load(THREE_INTO_THE_CASTLE.read_text())
+    v = refused(tmp_path, capsys, rec)
+    # the event itself with one block fewer inside and the rest to nowhere: refused (8.8.4)
+    assert v["alternatives"] == []
+    assert v["alternatives_note"].endswith(
+        ", and 0 of 2 variants of them (a list argument one item shorter)"
+    )

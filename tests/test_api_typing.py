@@ -70,3 +70,30 @@ def test_the_client_runs() -> None:
     assert "  7.3.3 Movement distance: Movement distance" in out
     assert "  stands after 1 of 2 events, before 7.3.3/within-allowance" in out
     assert out[-1].startswith("examples/no-such-record.yaml:0: cannot judge: cannot read file")
+
+
+def test_mypy_finds_the_package_after_the_readme_s_editable_install(tmp_path: Path) -> None:
+    """`pip install -e .` (the README's install) writes a plain .pth file that mypy follows,
+    not an import hook it cannot see (issue 30: "Cannot find implementation or library
+    stub for module named referee")."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    done = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "-e", str(ROOT)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0 and "setuptools" in done.stderr:
+        pytest.skip("no setuptools to build with here (offline): " + done.stderr[-200:])
+    assert done.returncode == 0, done.stderr
+    pth = list((venv / "lib").glob("python3*/site-packages/__editable__*.pth"))
+    assert [p.read_text().strip() for p in pth] == [str(ROOT)]
+    client = tmp_path / "client.py"  # outside the checkout: found only through the install
+    client.write_text(CLIENT.read_text())
+    # run from elsewhere: mypy also searches the folder it runs in
+    cmd = [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent"]
+    cmd += ["--no-error-summary", "--python-executable", str(python), str(client)]
+    found = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert (found.returncode, found.stdout) == (0, ""), found.stdout + found.stderr

@@ -705,7 +705,7 @@ def test_decisions_no_record_can_tell_apart(
         code, v = judge(tmp_path, capsys, example("combat-example.yaml"))
         told = [t["values"] for o in v["outcomes"] for t in o["outcome"] if t["label"] == "impact"]
         mori = next(t for t in told if t["blocks"] == ["mori-gun"])
-        assert code == 0 and (mori["special_bonus"], mori["deployed"]) == (4, 6)
+        assert code == 0 and (mori["special_bonus"], mori["impact"]) == (4, 6)
     elif decision == "S-split":
         # five leave Osaka, four stop at Kyoto: the leader keeps the five's penalty
         five = ["ukita-leader-square", "ukita-2", "ukita-3", "mori-2", "mori-3"]

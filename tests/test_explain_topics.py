@@ -196,9 +196,14 @@ def test_a_location_the_rules_name(capsys: pytest.CaptureFixture[str]) -> None:
     x = explained(capsys, "Osaka")
     special = GAME / "clauses" / "09-special.rules"
     victory = GAME / "clauses" / "02-victory.rules"
+    movement = GAME / "clauses" / "07-movement.rules"
+    # one row a line that names it: 7.3.1's property of moves from Ishida's capital too
     assert [(r["clause"], r["file"]) for r in x["named_in_rules"]] == [
         ("2.1", rel(victory)),
+        ("7.3.1", rel(movement)),
         ("9.1", rel(special)),
+        ("9.1", rel(special)),
+        ("9.3", rel(special)),
         ("9.3", rel(special)),
     ]
     assert all("location.Osaka" in r["text"] for r in x["named_in_rules"])

@@ -91,7 +91,7 @@ def test_combat_example_outcomes(tmp_path: Path, capsys: pytest.CaptureFixture[s
         "by": "ishida",
         "blocks": ["ukita-2", "ukita-2-square"],
         "card_played": "ukita-double",
-        "deployed": 5,
+        "impact": 5,
         "mon": 4,
         "daimyo_bonus": 1,
         "special_bonus": 0,
@@ -110,12 +110,30 @@ def test_combat_example_outcomes(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_explain_flag_tells_a_whole_record(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["check", str(EXAMPLES / "combat-example.yaml")])
-    assert "what happened" not in capsys.readouterr().out  # not a dispute: not unasked
+    assert main(["check", str(EXAMPLES / "weeks-1-2.yaml")]) == 0
+    assert "what happened" not in capsys.readouterr().out  # from the set-up: not unasked
     main(["check", "--explain", str(EXAMPLES / "combat-example.yaml")])
     out = capsys.readouterr().out
     assert "8.2.1/result: battle at Sawayama: ishida (attacker) 13 Impact," in out
     assert "8.8.2/destinations: ishida retreats from Sawayama" in out
+
+
+def test_a_legal_record_from_a_position_tells_what_happened_however_long(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: a legal verdict of a record from a position says what happened unasked,
+    whatever its number of events (16 here); the same as --explain."""
+    monkeypatch.chdir(EXAMPLES.parent)
+    assert main(["check", "examples/combat-example.yaml"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(
+        "examples/combat-example.yaml: legal: 16 event(s); week 1\n  what happened:\n"
+        "    event 2 (deploy, line 23):\n      8.3.1/impact: ishida deploys [mori-leader-triangle]"
+    )
+    assert "8.2.1/result: battle at Sawayama: ishida (attacker) 13 Impact," in out
+    assert out.count("\n    event ") == 11
+    assert main(["check", "--explain", "examples/combat-example.yaml"]) == 0
+    assert capsys.readouterr().out == out
 
 
 def test_instant_win_and_final_score_are_told(

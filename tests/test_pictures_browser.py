@@ -1,6 +1,8 @@
 """The replay page in a real browser: headless Chromium (Debian's package, /usr/bin/chromium)
-driven by Playwright. The DOM shows the right units and verdict at chosen steps; a button
-click and an arrow key step; the page fetches nothing; a narrow screen still shows it all."""
+driven by Playwright, one browser for every test here (they are slow: run them with `nice`).
+The DOM shows the right units and verdict at chosen steps; a button click and an arrow key
+step; the page fetches nothing; a narrow screen still shows it all; no text covers another
+at any step of the full game; Fierce Battle's hex board, its zones and its log."""
 
 from __future__ import annotations
 
@@ -190,4 +192,111 @@ def test_every_event_number_of_the_list_shows(
     )
     assert room >= needed
     assert errors == []
+    page.close()
+
+
+# the boxes of every text and marker of the board as the browser lays them out, and the
+# pairs that overlap (by more than half a pixel): a text over a text, or over a marker not
+# its own (a stack's count on its stack, a mark's letter on its mark, are their own)
+COVERED = """
+(i) => {
+  const slider = document.getElementById("slider");
+  slider.value = String(i);
+  slider.dispatchEvent(new Event("input"));
+  const svg = document.querySelector("#board svg");
+  const texts = [...svg.querySelectorAll("text")].filter((t) => t.textContent.trim());
+  const markers = [...svg.querySelectorAll(
+    "g.unit > rect, g.unit > path, g.mark > :first-child, g.holder > circle, " +
+    "g.combat > rect, g.location > circle")];
+  const box = (e) => e.getBoundingClientRect();
+  const item = (e) => e.closest("[data-item]");
+  const name = (e) => e.tagName === "text" ? JSON.stringify(e.textContent.slice(0, 40))
+    : e.tagName + "(" + ((e.closest("[data-location]") || e.closest("[data-name]") || e)
+        .getAttribute("data-location") || e.closest("[data-name]")?.getAttribute("data-name") || "") + ")";
+  const hit = (a, b) => {
+    const A = box(a), B = box(b), t = 0.5;
+    return A.left + t < B.right && B.left + t < A.right && A.top + t < B.bottom && B.top + t < A.bottom;
+  };
+  const found = [];
+  const tb = texts.map(box);
+  for (let x = 0; x < texts.length; x++) {
+    for (let y = x + 1; y < texts.length; y++) {
+      const a = texts[x], b = texts[y];
+      if (item(a) && item(a) === item(b)) continue;
+      if (hit(a, b)) found.push(name(a) + " / " + name(b));
+    }
+    for (const m of markers) {
+      const a = texts[x];
+      if (item(a) && item(a) === item(m)) continue;
+      if (hit(a, m)) found.push(name(a) + " / " + name(m));
+    }
+  }
+  return [document.body.dataset.event, found];
+}
+"""
+
+
+def covered(page: Any, steps: int) -> dict[str, list[str]]:
+    out = {}
+    for i in range(steps):
+        event, found = page.evaluate(COVERED, i)
+        if found:
+            out[event or "end"] = found
+    return out
+
+
+def test_no_text_of_the_full_game_is_covered(
+    browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (the measure of the issue: nothing covered at any step of the full game)
+    url = write_page(tmp_path, capsys, EXAMPLES / "full-game.yaml")
+    page, errors, _ = open_page(browser, url, width=1400)
+    steps = page.evaluate("JSON.parse(document.getElementById('steps').textContent).steps.length")
+    assert steps == 148
+    found = covered(page, steps)
+    assert found == {}, (
+        f"{sum(map(len, found.values()))} covered at {len(found)} step(s): "
+        + "; ".join(f"{k}: {v[:4]}" for k, v in list(found.items())[:6])
+    )
+    assert errors == []
+    page.close()
+
+
+def test_fierce_battle_s_page_draws_its_hex_board(
+    browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = write_page(tmp_path, capsys, EXAMPLES / "fierce-battle" / "first-turn.yaml")
+    page, errors, requests = open_page(browser, url, width=1400)
+    assert page.get_attribute("#board svg", "data-board") == "hex"
+    assert page.locator("#board svg g.hex").count() == 48
+    # the units at the start, each on its own: fifteen counters, none covering a text
+    assert page.locator("#step g.unit.piece").count() == 15
+    steps = page.evaluate("JSON.parse(document.getElementById('steps').textContent).steps.length")
+    assert covered(page, steps) == {}
+    # zones of control on request: hidden, then shown by the switch, and by the Z key
+    page.keyboard.press("Home")
+    zone = page.locator("#step g.zones g.zone").first
+    assert not zone.is_visible()
+    page.check("#zones")
+    assert zone.is_visible()
+    page.keyboard.press("z")
+    assert not zone.is_visible()
+    # the log: each event in words, filtered by side and by kind; a click jumps to it
+    first = page.inner_text("#events li:nth-child(1) button")
+    assert first.startswith("east move: unit tokugawa_ashigaru_1; from 0203 via 0303, 0403 to 0503")
+    assert "\u2713 7-2-1/moved" in first
+    fire = page.inner_text("#events li:nth-child(5) button")
+    assert fire.startswith("west fire: firers ishida_teppo_1; target tokugawa_teppo_1;")
+    assert "retreat from 0502 to 0402" in fire
+    page.select_option("#by-side", "west")
+    shown = page.eval_on_selector_all(
+        "#events li:not([hidden])", "els => els.map(e => e.dataset.by)"
+    )
+    assert shown and set(shown) == {"west"}
+    page.select_option("#by-kind", "fire")
+    assert page.inner_text("#shown-count") == "1 of 14 shown"
+    page.click("#events li:not([hidden]) button")
+    assert page.get_attribute("body", "data-event") == "5"
+    assert errors == []
+    assert [u for u in requests if not u.startswith("file:")] == []
     page.close()

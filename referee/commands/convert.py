@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from referee.commands.loading import _load
-from referee.commands.options import EXIT_BAD_INPUT, EXIT_OK, _game_option
+from referee.commands.loading import _load, _record_io, _write_out, budgeted
 from referee.records.notation_write import convert
 
 HELP = (
@@ -33,21 +31,11 @@ def arguments(p: argparse.ArgumentParser) -> None:
         choices=("yaml", "notation"),
         help="the form to write (default: the other one)",
     )
-    p.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not to stdout")
-    _game_option(p)
-    p.add_argument("--spec", type=Path, metavar="DIR", help="the game's spec directory")
-    p.add_argument("--data", type=Path, metavar="DIR", help="component files replacing the spec's")
+    _record_io(p)
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    spec = _load(args, args.record)
-    text = convert(spec, args.record, args.to)
-    if args.output is None:
-        print(text, end="")
-        return EXIT_OK
-    try:
-        args.output.write_text(text, encoding="utf-8")
-    except OSError as err:
-        print(f"referee convert: cannot write {args.output}: {err.strerror}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    return EXIT_OK
+    text = budgeted(
+        args.record, "converting", lambda: convert(_load(args, args.record), args.record, args.to)
+    )
+    return _write_out(args, text, "convert")

@@ -1,5 +1,5 @@
-"""referee clauses, overlays, explain: the rulebook's clauses, its printings and overlays, and
-any topic explained."""
+"""referee clauses, overlays: the rulebook's clauses, its printings and overlays (referee
+explain is explain.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from pathlib import Path
 
 from referee.commands.loading import _load
 from referee.commands.options import _SPEC_BAD, EXIT_OK, _common, _emit, _plain, _say
+from referee.data.limits import read_bytes
+from referee.data.walk import walk
+from referee.errors import RefereeError
 from referee.explainer.clauses import (
     clauses_table,
     game_option,
@@ -16,7 +19,6 @@ from referee.explainer.clauses import (
     render_overlays,
     render_table,
 )
-from referee.explainer.topics import explain_topic, render_topic
 from referee.text import MAX_SHOWN, shown
 
 CLAUSES_HELP = (
@@ -43,36 +45,6 @@ OVERLAYS_HELP = (
 overlays_arguments = clauses_arguments
 
 
-EXPLAIN_HELP = (
-    "Explain one topic. Tried in this order, the first that matches is shown and the\n"
-    "others are named: a clause number (7.3.1) or label (7.3.1/no-pickup); a declared\n"
-    "name; an overlay id; a printing id; an overlay file's name; the name or id of an\n"
-    "entry of the game's data. KIND:TOPIC picks one kind: clause, name, overlay,\n"
-    "printing, file or data. -v explains in full every other match too.",
-    [
-        "referee explain 7.3.5",
-        "referee explain 7.3.1/no-pickup",
-        "referee explain size_penalty --format json",
-        "referee explain file:decisions",
-    ],
-    [
-        "0  explained",
-        "2  bad input or usage: a topic that names nothing (close names are suggested),"
-        " a spec that does not load",
-    ],
-)
-
-
-def explain_arguments(p: argparse.ArgumentParser) -> None:
-    """The arguments of `referee explain`."""
-    p.add_argument(
-        "topic",
-        help="a clause number, a label, a name, an overlay or printing id, an overlay file, "
-        "a data entry's name or id; or KIND:TOPIC",
-    )
-    _common(p)
-
-
 def cmd_clauses(args: argparse.Namespace) -> int:
     spec = _load(args)
     rows = clauses_table(spec)
@@ -89,17 +61,8 @@ def cmd_overlays(args: argparse.Namespace) -> int:
     if args.format == "json":
         _emit(args, rows, "")
         return EXIT_OK
-    # the records and tests that mention each overlay: those of the project the command is
-    # run in (its examples/ and tests/ folders), the bundled spec's when run in a checkout
-    root = Path.cwd()
-    cases: dict[str, list[str]] = {}
-    for folder in ("examples", "tests"):
-        for f in sorted((root / folder).rglob("*")):
-            if f.suffix in (".yaml", ".py") and f.is_file():
-                text = f.read_text(encoding="utf-8", errors="replace")
-                for r in rows:
-                    if r["id"] in text:
-                        cases.setdefault(r["id"], []).append(str(f.relative_to(root)))
+    wanted = args.format == "markdown" or args.verbose
+    cases = _cases([r["id"] for r in rows]) if wanted else {}
     if args.format == "markdown":
         _plain(args, render_overlays(rows, cases, game_option(spec)))
         return EXIT_OK
@@ -118,12 +81,28 @@ def cmd_overlays(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_explain(args: argparse.Namespace) -> int:
-    spec = _load(args)
-    x = explain_topic(spec, args.topic)
-    text = render_topic(x)
-    if args.verbose:  # every other thing the topic names, in full
-        others = [render_topic(explain_topic(spec, a["ask"])) for a in x.get("also", [])]
-        text = "\n\n".join([text, *others])
-    _emit(args, x, text)
-    return EXIT_OK
+MAX_CASE_FILES = 10_000  # files looked at for the cases that mention an overlay
+MAX_CASE_BYTES = 1024 * 1024  # a larger file is passed over
+
+
+def _cases(ids: list[str]) -> dict[str, list[str]]:
+    """The records and tests that mention each overlay, for the rulings page and -v: those of
+    the project the command is run in (its examples/ and tests/ folders; the bundled spec's
+    when run at the top of a checkout). Found as a batch finds records (no link followed
+    out, no folder deeper than the walk goes), at most MAX_CASE_FILES files of at most
+    MAX_CASE_BYTES each; what cannot be read is passed over."""
+    root = Path.cwd()
+    cases: dict[str, list[str]] = {}
+    files: list[Path] = []
+    for folder in ("examples", "tests"):
+        if (root / folder).is_dir() and not (root / folder).is_symlink():
+            files += walk(root / folder, (".yaml", ".py"), [])
+    for f in files[:MAX_CASE_FILES]:
+        try:
+            text = read_bytes(f, MAX_CASE_BYTES).decode("utf-8", errors="replace")
+        except RefereeError:
+            continue
+        for oid in ids:
+            if oid in text:
+                cases.setdefault(oid, []).append(str(f.relative_to(root)))
+    return cases

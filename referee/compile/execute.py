@@ -17,6 +17,7 @@ from referee.parse import ast
 MAX_FIRINGS = 10_000
 # How many instances (combinations of parameter values) the standing rules may have in all.
 MAX_INSTANCES = 100_000
+_MISSING = object()  # a cell not in its table
 
 
 class StandingLoop(Exception):
@@ -100,7 +101,10 @@ class Interpreter(Evaluator):
             self.trace = saved_trace
 
     def write_state(self, d: ast.StateDecl, args: tuple[Any, ...], value: Any) -> None:
-        k = args_key(args) if d.params else None
+        self._write_cell(d, args_key(args) if d.params else None, value)
+
+    def _write_cell(self, d: ast.StateDecl, k: Any, value: Any) -> None:
+        """``write_state``, the arguments' key ``k`` given."""
         table: dict[Any, Any] = self.state.setdefault(d.name, {}) if d.params else self.state
         key = k if d.params else d.name
         had = key in table
@@ -142,12 +146,43 @@ class Interpreter(Evaluator):
     # ------------------------------------------------------------ statements
     def run(self, stmts: list[ast.Stmt], env: dict[str, Any]) -> None:
         """Run statements; a failed ``check`` raises CheckFailed."""
-        code = self._code
-        for st in stmts:
-            entry = code.get(id(st))
-            if entry is None:
-                entry = code[id(st)] = (st, self._compile_stmt(st))
-            entry[1](env)
+        if self.reference:
+            for st in stmts:
+                self._stmt(st, env)
+            return
+        try:
+            block = self._code[id(stmts)][1]
+        except KeyError:
+            block = self.block(stmts)
+        block(env)
+
+    def block(self, stmts: list[ast.Stmt]) -> Callable[[dict[str, Any]], Any]:
+        """The closure that runs a list of statements (made once; the list kept with it)."""
+        entry = self._code.get(id(stmts))
+        if entry is None:
+            entry = self._code[id(stmts)] = (stmts, self._compile_block(stmts))
+        return entry[1]
+
+    def _compile_block(self, stmts: list[ast.Stmt]) -> Callable[[dict[str, Any]], Any]:
+        fns = [self._compile_stmt(st) for st in stmts]
+        if not fns:
+            return lambda env: None
+        if len(fns) == 1:
+            return fns[0]
+        if len(fns) == 2:
+            f0, f1 = fns
+
+            def two(env: dict[str, Any]) -> None:
+                f0(env)
+                f1(env)
+
+            return two
+
+        def every(env: dict[str, Any]) -> None:
+            for f in fns:
+                f(env)
+
+        return every
 
     def _compile_stmt(self, st: ast.Stmt) -> Callable[[dict[str, Any]], Any]:
         """A closure for the common statements; the rest are run by ``_stmt``."""
@@ -159,48 +194,109 @@ class Interpreter(Evaluator):
             d = self.sym.values[st.target.func.id]
             assert isinstance(d, ast.StateDecl)
             value_f, args_f = self.compiled(st.value), self._compile_args(st.target.args)
-            read, write, op, clause = self.read_state, self.write_state, st.op, st.clause
+            read, write, op, clause = self._read_cell, self._set_by, st.op, st.clause
+            keyed, plain = bool(d.params), self.plain_key(d.params)
+            if op == "=" and keyed:
+                return self._compile_set_keyed(d, value_f, args_f, plain, clause)
 
             def set_cell(env: dict[str, Any]) -> None:
                 value, key = value_f(env), args_f(env)
+                k = (key if plain else args_key(key)) if keyed else None
                 if op == "+=":
-                    value = read(d, key) + value
+                    value = read(d, key, k) + value
                 elif op == "-=":
-                    value = read(d, key) - value
-                self.setter = clause
-                try:
-                    write(d, key, value)
-                finally:
-                    self.setter = ""
+                    value = read(d, key, k) - value
+                write(clause, d, k, value)
 
             return set_cell
         if isinstance(st, ast.IfStmt):
-            cond, then, orelse, run = self.compiled(st.cond), st.then, st.orelse, self.run
-            return lambda env: run(then if cond(env) else orelse, env)
+            cond, then, orelse = self.compiled(st.cond), self.block(st.then), self.block(st.orelse)
+            return lambda env: then(env) if cond(env) else orelse(env)
         if isinstance(st, ast.ForStmt):
-            domain, var, body, run = self.compiled(st.domain), st.var, st.body, self.run
+            domain, var, body = self.compiled(st.domain), st.var, self.block(st.body)
 
             def loop(env: dict[str, Any]) -> None:
                 for x in domain(env):
-                    run(body, {**env, var: x})
+                    body({**env, var: x})
 
             return loop
         if isinstance(st, ast.CheckStmt):
-            check = self.check
-            return lambda env: check(st, env)
+            return self._compile_check(st)
         if isinstance(st, ast.DoStmt) and isinstance(self.sym.actions.get(st.name), ast.Routine):
             callee = self.sym.actions[st.name]
             assert isinstance(callee, ast.Routine)
             args_f, names = self._compile_args(st.args), [p.name for p in callee.params]
-            body, run, rely = callee.body, self.run, bool(callee.decisions or callee.overlay)
+            body, rely = self.block(callee.body), bool(callee.decisions or callee.overlay)
 
             def call(env: dict[str, Any]) -> None:
                 if rely:
                     self._rely(callee)
-                run(body, dict(zip(names, args_f(env), strict=True)))
+                body(dict(zip(names, args_f(env), strict=True)))
 
             return call
         return lambda env: self._stmt(st, env)
+
+    def _compile_check(self, st: ast.CheckStmt) -> Callable[[dict[str, Any]], Any]:
+        """``check ref(args)``: a requirement that holds is seen here, its arguments and
+        condition evaluated by their closures, when no trace is wanted; anything else (a
+        condition that fails, dropped or excepted; a trace being taken) goes the whole way
+        through ``check``, which evaluates it again."""
+        check = self.check
+        ref = str(st.ref)
+        req = self.sym.labels.get(ref)
+        if (
+            st.args is None
+            or ref in self.sym.dropped
+            or not isinstance(req, ast.Require)
+            or req.overlay
+            or req.decisions
+            or len(st.args) != len(req.params)
+        ):
+            return lambda env: check(st, env)
+        args_f, cond = self._compile_args(st.args), self.compiled(req.cond)
+        names = [p.name for p in req.params]
+
+        def holds(env: dict[str, Any]) -> None:
+            if self.trace is None and cond(dict(zip(names, args_f(env), strict=True))):
+                if self.coverage is not None:
+                    self.coverage.requirement(ref, True)
+                return
+            check(st, env)
+
+        return holds
+
+    def _compile_set_keyed(
+        self,
+        d: ast.StateDecl,
+        value_f: Callable[[dict[str, Any]], Any],
+        args_f: Callable[[dict[str, Any]], tuple[Any, ...]],
+        plain: bool,
+        clause: str,
+    ) -> Callable[[dict[str, Any]], Any]:
+        """``set cell(args) = value``, the commonest statement: a cell set to the value it
+        holds returns at once (as ``write_state`` would, nothing forgotten)."""
+        write, name, missing = self._set_by, d.name, _MISSING
+
+        def set_keyed(env: dict[str, Any]) -> None:
+            value, key = value_f(env), args_f(env)
+            k = key if plain else args_key(key)
+            table = self.state.get(name)
+            if table is not None:
+                old = table.get(k, missing)
+                if old is not missing and old == value:
+                    return
+            write(clause, d, k, value)
+
+        return set_keyed
+
+    def _set_by(self, clause: str, d: ast.StateDecl, k: Any, value: Any) -> None:
+        """A cell written by a ``set`` of this clause (which the position names as its
+        setter)."""
+        self.setter = clause
+        try:
+            self._write_cell(d, k, value)
+        finally:
+            self.setter = ""
 
     def _stmt(self, st: ast.Stmt, env: dict[str, Any]) -> None:  # noqa: C901 - one case a node
         if isinstance(st, ast.SetStmt):
@@ -230,7 +326,8 @@ class Interpreter(Evaluator):
         elif isinstance(st, ast.CheckStmt):
             self.check(st, env)
         elif isinstance(st, ast.TellStmt):
-            if self.explain:  # not while only legality is wanted (a random game's proposal)
+            # not while only legality is wanted (a random game's proposal)
+            if self.explain or self.telling:
                 self.tell(st, env)
         elif isinstance(st, ast.GameOverStmt):
             # the game is over: no standing rule fires after this moment

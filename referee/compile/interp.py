@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any
 
 from referee.budget import minus, plus, span_range, times
-from referee.compile.builtins import _builtin, _unique, args_key, key_of
+from referee.compile.builtins import _builtin, _unique, args_key, forget_keys, key_of
 from referee.compile.coverage import Coverage
 from referee.compile.shown import SHOWN_VALUE, brief, show
 from referee.errors import Span, fail
@@ -114,6 +115,9 @@ class Evaluator:
     trace_depth: int = 1_000_000
     # for each `let`, the calls that computed its value
     facts: dict[str, list[TraceEntry]] = field(default_factory=dict)
+    # the random source of a player (referee play), for shuffled(...) in proposals; the
+    # referee's own evaluations have none, and shuffled leaves a list as it is
+    chance: Random | None = None
     _depth: int = 0
     _consts: dict[str, Any] = field(default_factory=dict)
     _pure: set[str] | None = None  # definitions that read no game state: their results are kept
@@ -139,12 +143,17 @@ class Evaluator:
     # (expressions and statements alike)
     _code: dict[int, tuple[Any, Callable[[dict[str, Any]], Any]]] = field(default_factory=dict)
     _index: dict[int, tuple[Any, dict[Any, Any]]] = field(default_factory=dict)
+    # the nodes compiled that are not the spec's (a record's expect: keys): forgotten by reset
+    _transient: list[int] = field(default_factory=list)
     # Standing rules (`whenever`): enforced after every state write once ``standing_on`` is
     # set. Each rule, with each combination of its parameters' values, is an instance; an
     # instance is evaluated again only when a cell its condition read is written.
     standing_on: bool = False
     # when false, a failed check is not explained (no numbers, no message): trying proposals
     explain: bool = True
+    # when true, what the rules tell is told even while ``explain`` is false: the legal
+    # events `referee moves` lists say what each would do (a deployment's Impact)
+    telling: bool = False
     # called by `game over` with the clause whose rule ended the game
     on_game_over: Callable[[str], None] | None = None
     # the standing rules that fired, in order: (rule, its parameters' values)
@@ -161,6 +170,16 @@ class Evaluator:
     set_by: dict[tuple[str, Any], str] = field(default_factory=dict)
     # when given, every requirement checked is counted in it (`referee play --coverage`)
     coverage: Coverage | None = None
+    # The reference interpreter: every node walked as a tree each time it is evaluated, and
+    # no value that read game state kept (only those of definitions of their arguments
+    # alone); what the compiled closures and kept values must agree with
+    # (tests/test_differential.py).
+    reference: bool = False
+
+    def __post_init__(self) -> None:
+        if self.reference:
+            self.eval = self._eval_node  # type: ignore[method-assign]
+            self._kept_in = {n: False for n in self.pure()}
 
     # ------------------------------------------------------------ entry points
     def call(self, name: str, *args: Any) -> Any:
@@ -256,6 +275,13 @@ class Evaluator:
             self._kept_in = {n: True for n in self.derived()} | {n: False for n in self.pure()}
         return self._kept_in
 
+    def shuffled(self, xs: Any) -> tuple[Any, ...]:
+        """``shuffled(xs)``: in an order drawn from the player's random source, if any."""
+        out = list(xs)
+        if self.chance is not None:
+            self.chance.shuffle(out)
+        return tuple(out)
+
     def _invoke(self, d: ast.Decl, args: tuple[Any, ...]) -> Any:
         if d.decisions or (d.overlay and not self.weighed(d.name)):
             self._rely(d)
@@ -270,11 +296,14 @@ class Evaluator:
         d: ast.Decl,
         args: tuple[Any, ...],
         store: dict[tuple[Any, ...], tuple[Any, frozenset[Any], frozenset[str]]],
+        key: tuple[Any, ...] | None = None,
     ) -> Any:
         """A kept value (pure definitions: for good; others: until a cell they read is
-        written), with the overlays its computation relied on, which a reuse relies on too."""
+        written), with the overlays its computation relied on, which a reuse relies on too.
+        ``key``: the definition's name and its arguments' key, if worked out already."""
         try:
-            key = (d.name, args_key(args))
+            if key is None:
+                key = (d.name, args_key(args))
             kept = store.get(key)
         except TypeError:  # an argument that cannot be a key
             return self._invoke_uncached(d, args)
@@ -309,10 +338,14 @@ class Evaluator:
         self.trace_depth, self._depth = 1_000_000, 0
         self._derived, self._readers, self._reading, self._defaulted = {}, {}, [], {}
         self.standing_on, self.on_game_over, self.fired, self.told = False, None, [], []
-        self.explain = True
+        self.explain, self.telling = True, False
         self._watch, self._enforcing = {}, False
         self.setter, self.set_by, self.coverage = "", {}, None
         self._dirty = set(range(len(self._instances))) if self._instances is not None else set()
+        for node in self._transient:
+            self._code.pop(node, None)
+        self._transient = []
+        forget_keys()  # the records' values it kept keys of
 
     def _written(self, cell: tuple[str, Any]) -> None:
         """A state cell changed: forget every kept value that read it."""
@@ -385,6 +418,9 @@ class Evaluator:
         entry = self._code.get(id(e))
         if entry is None:
             entry = self._code[id(e)] = (e, self._compile(e))
+            file = e.span.file
+            if file and not file.endswith(".rules"):  # a record's (an expect: key): not kept
+                self._transient.append(id(e))
         return entry[1]
 
     def _compile_args(self, nodes: list[ast.Expr]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
@@ -436,10 +472,27 @@ class Evaluator:
             args = self._compile_args(e.args)
             fname = e.func.id
             if callee is None:
+                if fname == "shuffled":
+                    return lambda env: self.shuffled(args(env)[0])
                 return lambda env: _builtin(fname, args(env))
             if isinstance(callee, ast.StateDecl):
-                read, state_decl = self.read_state, callee
-                return lambda env: read(state_decl, args(env))
+                if not callee.params:
+                    read, state_decl = self.read_state, callee
+                    return lambda env: read(state_decl, args(env))
+                read_cell, cell_decl = self._read_cell, callee
+                if self.plain_key(callee.params):
+
+                    def read_plain(env: dict[str, Any]) -> Any:
+                        a = args(env)
+                        return read_cell(cell_decl, a, a)
+
+                    return read_plain
+
+                def read_keyed(env: dict[str, Any]) -> Any:
+                    a = args(env)
+                    return read_cell(cell_decl, a, args_key(a))
+
+                return read_keyed
             invoke, target = self._invoke, callee
             if isinstance(callee, ast.Define) and not (callee.overlay or callee.decisions):
                 return self._compile_kept_call(callee, args)
@@ -456,6 +509,11 @@ class Evaluator:
                     return lambda env: not left(env) or bool(right(env))
                 if op == "in":
                     return lambda env: left(env) in right(env)
+                if op in _COMPARE:  # the comparison inline, against a literal as it is
+                    both, to_literal = _COMPARE[op]
+                    if isinstance(e.right, (ast.IntLit, ast.StrLit, ast.BoolLit)):
+                        return to_literal(left, e.right.value)
+                    return both(left, right)
                 fn = _OPS[op]
                 return lambda env: fn(left(env), right(env))
             return lambda env: self._binop(e, env)
@@ -503,20 +561,22 @@ class Evaluator:
         invoke, invoke_kept, name = self._invoke, self._invoke_kept, d.name
         if derived is None:
             return lambda env: invoke(d, args(env))
+        plain = self.plain_key(d.params)
 
         def call(env: dict[str, Any]) -> Any:
             a = args(env)
             if self.trace is not None and self._depth <= self.trace_depth:
                 return invoke(d, a)
             store = self._derived if derived else self._memo
+            key = (name, a) if plain else (name, args_key(a))
             if not self._reading:
                 try:
-                    hit = store.get((name, args_key(a)))
-                except TypeError:
+                    hit = store.get(key)
+                except TypeError:  # an argument that cannot be a key
                     hit = None
                 if hit is not None and not hit[2]:
                     return hit[0]
-            return invoke_kept(d, a, store)
+            return invoke_kept(d, a, store, key)
 
         return call
 
@@ -573,6 +633,8 @@ class Evaluator:
             args = tuple(self.eval(a, env) for a in e.args)
             callee = self.sym.values.get(e.func.id)
             if callee is None:
+                if e.func.id == "shuffled":
+                    return self.shuffled(args[0])
                 return _builtin(e.func.id, args)
             if isinstance(callee, ast.StateDecl):
                 return self.read_state(callee, args)
@@ -648,10 +710,25 @@ class Evaluator:
 
     # ------------------------------------------------------------ state
     def read_state(self, d: ast.StateDecl, args: tuple[Any, ...]) -> Any:
+        return self._read_cell(d, args, args_key(args) if d.params else None)
+
+    def plain_key(self, params: list[ast.Param]) -> bool:
+        """Whether arguments of these types are their own key: numbers, truth values, texts
+        and enum values are (``args_key`` need not look at them)."""
+        for p in params:
+            if p.type.arg is not None:
+                return False
+            if p.type.name not in ("int", "bool", "text") and not isinstance(
+                self.sym.types.get(p.type.name), ast.EnumDecl
+            ):
+                return False
+        return True
+
+    def _read_cell(self, d: ast.StateDecl, args: tuple[Any, ...], k: Any) -> Any:
+        """``read_state``, the arguments' key ``k`` given."""
         if d.decisions:
             self._rely(d)
         table: dict[Any, Any] = self.state.setdefault(d.name, {}) if d.params else self.state
-        k = args_key(args) if d.params else None
         key = k if d.params else d.name
         if self._reading:
             self._reading[-1][0].add((d.name, k))
@@ -717,6 +794,19 @@ _OPS: dict[str, Callable[[Any, Any], Any]] = {
     "<=": lambda a, b: a <= b,
     ">": lambda a, b: a > b,
     ">=": lambda a, b: a >= b,
+}
+
+
+Code = Callable[[dict[str, Any]], Any]
+# The comparisons, compiled with their operands' closures inline: (both operands compiled,
+# the right one a literal)
+_COMPARE: dict[str, tuple[Callable[[Code, Code], Code], Callable[[Code, Any], Code]]] = {
+    "==": (lambda f, g: lambda env: f(env) == g(env), lambda f, k: lambda env: f(env) == k),
+    "!=": (lambda f, g: lambda env: f(env) != g(env), lambda f, k: lambda env: f(env) != k),
+    "<": (lambda f, g: lambda env: f(env) < g(env), lambda f, k: lambda env: f(env) < k),
+    "<=": (lambda f, g: lambda env: f(env) <= g(env), lambda f, k: lambda env: f(env) <= k),
+    ">": (lambda f, g: lambda env: f(env) > g(env), lambda f, k: lambda env: f(env) > k),
+    ">=": (lambda f, g: lambda env: f(env) >= g(env), lambda f, k: lambda env: f(env) >= k),
 }
 
 

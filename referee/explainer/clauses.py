@@ -11,6 +11,7 @@ from typing import Any
 from referee import resources
 from referee.compile.spec import Spec, clause_key
 from referee.errors import RefereeError, Span, fail
+from referee.explainer.search import render_subclauses, subclauses
 from referee.parse import ast
 from referee.text import escape
 
@@ -165,6 +166,7 @@ def explain(spec: Spec, topic: str) -> dict[str, Any]:
         }
         for o in spec.overlays_touching(clause.number)
     ]
+    row["subclauses"] = subclauses(spec, clause.number)
     row["used_by"] = sorted(spec.sym.used_by.get(clause.number, set()), key=clause_key)
     row["cited_by"] = sorted(
         (c.number for c in spec.clauses() if any(r.clause == clause.number for r in c.see)),
@@ -199,6 +201,7 @@ def render_explanation(x: dict[str, Any]) -> str:
             out += [f"    {c}" for c in o["changes"]]
     else:
         out.append("overlays that amend it: none")
+    out += render_subclauses(x.get("subclauses", []))
     out.append(f"used by: {', '.join(x['used_by']) or 'no other clause'}")
     out.append(f"cited by: {', '.join(x['cited_by']) or 'no other clause'}")
     return "\n".join(out)

@@ -38,11 +38,14 @@ from referee.explainer.clauses import (
     render_explanation,
     signature,
 )
+from referee.explainer.places import facts, flow, render_facts
+from referee.explainer.search import render_search, render_section, search, section
 from referee.parse import ast
 from referee.resolve.overlays import overlay_groups
 from referee.text import escape, shown
 
 QUALIFIERS = ("clause", "name", "overlay", "printing", "file", "data")
+SEARCH = "search"  # search:WORDS finds topics by their words, whatever the words name
 WHAT = {
     "clause": "clause or label",
     "name": "declared name",
@@ -64,9 +67,13 @@ class Match:
 
 
 def explain_topic(spec: Spec, topic: str) -> dict[str, Any]:
-    """The explanation of the first thing ``topic`` names, with the others it names too."""
+    """The explanation of the first thing ``topic`` names, with the others it names too;
+    else the section it numbers, else what its words find (search.py)."""
+    topic = topic.strip()  # `8.8 ` as typed or pasted: the spaces name nothing
     qualifier, sep, rest = topic.partition(":")
-    if not (rest if sep and qualifier in QUALIFIERS else topic).strip():
+    if sep and qualifier == SEARCH and rest.strip():
+        return {**search(spec, rest), "also": []}
+    if not (rest if sep and qualifier in (*QUALIFIERS, SEARCH) else topic).strip():
         what = WHAT.get(qualifier, "") if sep else ""
         raise fail(
             Span("<command line>", 0, 0),
@@ -76,9 +83,15 @@ def explain_topic(spec: Spec, topic: str) -> dict[str, Any]:
     found = matches(spec, topic)
     if not found:
         qualifier, sep, rest = topic.partition(":")
+        numbered = section(spec, rest if sep and qualifier == "clause" else topic)
+        if numbered is not None:
+            return {**numbered, "also": []}
         if sep and qualifier in QUALIFIERS:
             raise _unknown(spec, rest, qualifier, matches(spec, rest))
-        raise _unknown(spec, topic)
+        by_words = search(spec, topic)
+        if by_words["complete"]:
+            return {**by_words, "also": []}
+        raise _unknown(spec, topic, partly=[h["ask"] for h in by_words["hits"]])
     x = found[0].build()
     x["also"] = [{"kind": m.kind, "what": m.what, "ask": m.ask} for m in found[1:]]
     return x
@@ -120,12 +133,20 @@ def matches(spec: Spec, topic: str) -> list[Match]:
     if topic in overlay_groups(spec.sym):
         what = f"the overlay file {topic}"
         add("file", "file", what, lambda: explain_file(spec, topic))
-    for collection in spec.components.collections:
+    for collection in _collections(spec):
         item = spec.components.item(collection, topic)
         if item is not None:
             what = f"an entry of {collection}"
             add("data", "data", what, _data_builder(spec, collection, item))
     return found
+
+
+def _collections(spec: Spec) -> list[str]:
+    """The data collections in the order loaded, those whose names are an enumeration's
+    values first: a unit before the list of units that a rule names (``sudden_death``)."""
+    enums = {t.from_data for t in spec.sym.types.values() if isinstance(t, ast.EnumDecl)}
+    names = list(spec.components.collections)
+    return [c for c in names if c in enums] + [c for c in names if c not in enums]
 
 
 def _data_builder(
@@ -147,10 +168,15 @@ def _no_label(spec: Spec, clause: ast.Clause, label: str) -> RefereeError:
 
 
 def _unknown(
-    spec: Spec, topic: str, qualifier: str = "", elsewhere: list[Match] | None = None
+    spec: Spec,
+    topic: str,
+    qualifier: str = "",
+    elsewhere: list[Match] | None = None,
+    partly: list[str] | None = None,
 ) -> RefereeError:
-    """No such topic: the message names the closest known ones, or what the topic is when
-    it was asked for as another kind."""
+    """No such topic: the message names the closest known ones (names, and the titles of
+    clauses and overlays), or what the topic is when it was asked for as another kind; else
+    what matches some of its words (``partly``)."""
     by_kind = _known(spec)
     known = by_kind[qualifier] if qualifier else [k for ks in by_kind.values() for k in ks]
     close: list[str] = []
@@ -158,7 +184,14 @@ def _unknown(
         lowered: dict[str, str] = {}
         for k in known:
             lowered.setdefault(k.lower(), k)
+        if qualifier in ("", "clause"):
+            for c in spec.clauses():
+                lowered.setdefault(c.title.lower(), c.number)
+        if qualifier in ("", "overlay"):
+            for o in spec.sym.overlays.values():
+                lowered.setdefault(o.title.lower(), o.id)
         close = [lowered[c] for c in difflib.get_close_matches(topic.lower(), lowered, n=3)]
+    close = close or list(dict.fromkeys(partly or []))[:3]
     if elsewhere:
         close = [m.ask for m in elsewhere]
     hint = _did_you_mean(close) or (
@@ -406,6 +439,7 @@ def explain_data(spec: Spec, collection: str, item: dict[str, Any]) -> dict[str,
         "state": _state_over(spec, type_names),
         "named_in_rules": _named_in_rules(spec, types, name),
         "mentioned_by": mentioned,
+        **facts(spec, collection, item, name),
     }
 
 
@@ -498,6 +532,10 @@ def render_topic(x: dict[str, Any]) -> str:
         text = render_printing(x)
     elif kind == "file":
         text = render_file(x)
+    elif kind == "section":
+        text = render_section(x)
+    elif kind == "search":
+        text = render_search(x)
     else:
         text = render_data(x)
     also = [f"also {a['what']}: referee explain {a['ask']}" for a in x.get("also", [])]
@@ -584,8 +622,10 @@ def render_file(x: dict[str, Any]) -> str:
 def render_data(x: dict[str, Any]) -> str:
     where = f": {x['file']}:{x['line']}" if x["file"] else ""
     out = [escape(f"{shown(x['name'])}  (an entry of {x['collection']}{where})"), ""]
-    out += [escape(f"  {k}: {_flow(v)}") for k, v in x["fields"].items()]
+    out += [escape(f"  {k}: {flow(v)}") for k, v in x["fields"].items()]
     out.append("")
+    lines = render_facts(x)
+    out += [*lines, ""] if lines else []
     types = [f"{t['kind']} {t['name']} ({t['clause']})" for t in x["types"]]
     out.append(f"a value of: {', '.join(types) if types else 'no type of the spec'}")
     per = [f"{s['name']} ({s['clause']})" for s in x["state"] if s["per_value"]]
@@ -612,23 +652,10 @@ def render_data(x: dict[str, Any]) -> str:
             if m["fields"] is None:
                 line = f"  {m['collection']}: {shown(m['name'])}  (as {via}{at})"
             else:
-                said = ", ".join(f"{k}: {_flow(v)}" for k, v in m["fields"].items())
+                said = ", ".join(f"{k}: {flow(v)}" for k, v in m["fields"].items())
                 line = f"  {m['collection']}: {said}  (as {via}{at})"
             out.append(escape(line))
     return "\n".join(out)
-
-
-def _flow(value: Any) -> str:
-    """A data value written on one line, as YAML's flow style would."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_flow(v) for v in value) + "]"
-    return shown(str(value))
 
 
 def _indent(text: str, n: int) -> str:

@@ -426,6 +426,7 @@ class Allow:
     propose: Expr | None = None
     alternatives: Expr | None = None  # what else the actor could do when an event is refused
     clause: str = ""  # the clause it belongs to, cited when it is done out of turn
+    choices: Expr | None = None  # every candidate, for listing the legal events (referee moves)
 
 
 @dataclass
@@ -565,6 +566,38 @@ class Overlay:
 
 
 @dataclass
+class Seen:
+    """Who sees a piece of state (``kind`` "state": ``path`` its keys' names) or an argument of
+    an event (``kind`` "event": ``path`` the argument, then fields inside it)."""
+
+    kind: str
+    name: str
+    path: list[str]
+    viewer: str  # "everybody", "nobody", "actor", or "side": the side ``side`` names
+    side: Expr | None = None
+    when: Expr | None = None
+    clauses: list[str] = field(default_factory=list)
+    span: Span = NOWHERE
+
+    def target(self) -> str:
+        """As the spec writes it: ``units_at(l, s)``, ``move.groups.blocks``."""
+        if self.kind == "state":
+            return f"{self.name}({', '.join(self.path)})" if self.path else self.name
+        return ".".join([self.name, *self.path])
+
+
+@dataclass
+class Hidden:
+    """What each seat sees: the secret types (by name; true: a hidden list of them is written
+    as its size) and who sees each piece of state and each argument holding one."""
+
+    title: str
+    secret: dict[str, bool]
+    seen: list[Seen] = field(default_factory=list)
+    span: Span = NOWHERE
+
+
+@dataclass
 class Module:
     """One parsed .rules file."""
 
@@ -575,3 +608,4 @@ class Module:
     clauses: list[Clause] = field(default_factory=list)
     overlays: list[Overlay] = field(default_factory=list)
     externs: list[Extern] = field(default_factory=list)
+    hidden: list[Hidden] = field(default_factory=list)

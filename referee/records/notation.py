@@ -44,6 +44,19 @@ def is_notation(path: object) -> bool:
     return isinstance(path, (str, Path)) and str(path).lower().endswith(SUFFIX)
 
 
+_EVENTS_KEY = re.compile(r"^(events|\"events\"|'events')[ \t]*:", re.M)
+
+
+def looks_like_notation(text: str) -> bool:
+    """Whether a record's text (given as a string, or on standard input) is in the table
+    notation rather than YAML or JSON: not a JSON object, and no top-level ``events:`` key
+    (a notation record's events are lines, not a list under a key)."""
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if not stripped or stripped.startswith(("{", "[")):
+        return False
+    return _EVENTS_KEY.search(text) is None
+
+
 # ---------------------------------------------------------------- the spec's words
 
 

@@ -12,14 +12,14 @@ from typing import Any
 import yaml
 
 from referee.compile.spec import Spec
+from referee.data.limits import STDIN_NAME
 from referee.data.schema import validate
-from referee.data.source import Document, Path_, load_document, parse_document
+from referee.data.source import Document, Path_, parse_document
 from referee.errors import Problem, RefereeError, Span
 from referee.parse import ast
 from referee.records.notation import (
     _BARE,
     _INT,
-    MAX_NOTATION_BYTES,
     REPEAT_FROM,
     SUFFIX,
     Notation,
@@ -27,12 +27,25 @@ from referee.records.notation import (
     Words,
     _comment_text,
     header_where,
-    is_notation,
     short_names,
     slots,
 )
-from referee.records.notation_read import expand, parse_notation, read_notation
-from referee.records.record import RECORD_SCHEMA
+from referee.records.notation_read import (
+    expand,
+    is_notation_source,
+    notation_document,
+    parse_notation,
+    read_notation,
+)
+from referee.records.record import (
+    RECORD_SCHEMA,
+    RecordText,
+    Source,
+    is_stdin,
+    record_text,
+    stdin_text,
+)
+from referee.records.views import MARK
 
 
 class _Unwritable(Exception):
@@ -218,6 +231,8 @@ class _Writer:
             return "~"
         if t.name in ("list", "set"):
             assert t.arg is not None
+            if isinstance(v, int) and not isinstance(v, bool) and v > 0:
+                return f"{MARK}*{v}"  # a view's hidden cards, by their count (views.py)
             if not isinstance(v, list):
                 raise _Unwritable(path, f"expected a list ({t}), found {_kind(v)}")
             if not v:
@@ -438,14 +453,25 @@ def _same(doc: Document, written: Any, form: str) -> None:
     )
 
 
-def convert(spec: Spec, path: str | Path, to: str | None = None) -> str:
-    """A record file in the other form (or the one ``to`` names: yaml or notation)."""
-    if is_notation(path):
-        notation = read_notation(spec, path)
+def convert(spec: Spec, path: Source, to: str | None = None) -> str:
+    """A record (a file, standard input ``-``, or a text) in the other form (or the one
+    ``to`` names: yaml or notation). A file is in the notation by its suffix (.rec), a text
+    or standard input by its look."""
+    if is_notation_source(path):
+        notation = (
+            read_notation(spec, path)
+            if isinstance(path, str | Path) and not is_stdin(path)
+            else Notation(notation_document(spec, path))
+        )
         if to == "notation":
             return to_notation(spec, notation.doc, notation.comments)
         return to_yaml(spec, notation)
-    doc = load_document(path, MAX_NOTATION_BYTES, "record")
+    if isinstance(path, RecordText):
+        doc = path.document()
+    elif is_stdin(path):
+        doc = parse_document(stdin_text(), STDIN_NAME)
+    else:
+        doc = parse_document(record_text(path), str(path))  # the text its game was read from
     if doc.data is None:
         raise RefereeError([Problem(doc.span(()), "the record is empty")], {doc.file: doc.text})
     validate(doc, spec.game_dir.parent / "schema" / RECORD_SCHEMA)

@@ -12,14 +12,15 @@ errors name it ``<stdin>``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from referee.data.limits import STDIN, STDIN_NAME, decode, read_stdin
+from referee.data.limits import STDIN, STDIN_NAME, decode, read_stdin, read_text
 from referee.data.schema import validate
-from referee.data.source import Document, load_document, parse_document
+from referee.data.source import Document, parse_document
 from referee.errors import Problem, RefereeError, Span
 
 RECORD_SCHEMA = "record.schema.json"
@@ -38,6 +39,10 @@ class RecordText:
         return self.name
 
     def document(self) -> Document:
+        return parse_document(self.checked(), self.name)
+
+    def checked(self) -> str:
+        """The text, once it is known to be UTF-8 and within the size limit."""
         try:
             size = len(self.text.encode("utf-8"))
         except UnicodeEncodeError as err:
@@ -51,7 +56,7 @@ class RecordText:
             where = Span(self.name, 1, 1)
             message = f"record is over the limit of {MAX_RECORD_BYTES:,} bytes"
             raise RefereeError([Problem(where, message)])
-        return parse_document(self.text, self.name)
+        return self.text
 
 
 # A record: a file's path, or its text
@@ -76,6 +81,7 @@ class Record:
     overlays_off: list[str] = field(default_factory=list)
     position: dict[str, Any] | None = None
     events: list[Event] = field(default_factory=list)
+    view: str = ""  # `view: public` or `view: SIDE`: a record as a view kept it (views.py)
 
 
 # standard input as read the first time a record was read from it: its text, or the error
@@ -117,19 +123,63 @@ def keep_stdin(kept: str | RefereeError | None) -> None:
         _STDIN[:] = [kept]
 
 
+# While a command runs (``read_once``): what each record file gave when it was first read (its
+# text, its document, or why it could not be read), so that no file is read twice.
+_ONCE: list[dict[tuple[object, ...], object]] = []
+
+
+@contextmanager
+def read_once() -> Iterator[None]:
+    """Within it, each record file is read (and parsed) once: learning its game, judging it,
+    judging it again under another setting all see the same bytes, read once, and pay for
+    reading them once."""
+    _ONCE.append({})
+    try:
+        yield
+    finally:
+        _ONCE.pop()
+
+
+_T = TypeVar("_T")
+
+
+def once(key: tuple[object, ...], make: Callable[[], _T]) -> _T:
+    """``make()``, or, inside ``read_once``, what it gave the first time for ``key`` (an
+    error too: it is raised again)."""
+    if not _ONCE:
+        return make()
+    memo = _ONCE[0]
+    if key not in memo:
+        try:
+            memo[key] = make()
+        except RefereeError as err:
+            memo[key] = err
+    kept = memo[key]
+    if isinstance(kept, RefereeError):
+        raise kept
+    return kept  # type: ignore[return-value]
+
+
+def record_text(path: str | Path) -> str:
+    """A record file's text, under the record's size limit (read once in ``read_once``)."""
+    return once(("text", str(path)), lambda: read_text(path, MAX_RECORD_BYTES, "record"))
+
+
 def load_record(
-    source: Source, schema_dir: Path, read: Callable[[str | Path], Document] | None = None
+    source: Source, schema_dir: Path, read: Callable[[Source], Document] | None = None
 ) -> Record:
     """A record from a file, its text or standard input: YAML or JSON, or whatever ``read``
     makes of a file (the table notation), with the position of every value."""
-    if isinstance(source, RecordText):
-        doc = source.document()
-    elif read is not None:
+    if read is not None:
         doc = read(source)
+    elif isinstance(source, RecordText):
+        doc = source.document()
     elif is_stdin(source):
         doc = parse_document(stdin_text(), STDIN_NAME)
     else:
-        doc = load_document(source, MAX_RECORD_BYTES, "record")
+        doc = once(
+            ("document", str(source)), lambda: parse_document(record_text(source), str(source))
+        )
     if doc.data is None:
         raise RefereeError([Problem(doc.span(()), "the record is empty")], {doc.file: doc.text})
     validate(doc, schema_dir / RECORD_SCHEMA)
@@ -141,6 +191,7 @@ def load_record(
         list(data.get("overlays", [])),
         list(data.get("no_overlays", [])),
         data.get("position"),
+        view=data.get("view", ""),
     )
     for i, ev in enumerate(data["events"]):
         ((action, args),) = ((k, v) for k, v in ev.items() if k != "expect")

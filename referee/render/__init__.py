@@ -17,10 +17,17 @@ MAX_STEPS = page.MAX_STEPS
 
 
 def picture(
-    spec: Spec, path: Source, choice: Choice, at: int | None = None, after: int | None = None
+    spec: Spec,
+    path: Source,
+    choice: Choice,
+    at: int | None = None,
+    after: int | None = None,
+    view: str | None = None,
 ) -> tuple[str, Replay]:
     """The board as SVG before event ``at``, after event ``after``, or (neither) at the end
-    of the record; before the first illegal event on the way, if one is."""
+    of the record; before the first illegal event on the way, if one is. ``view``: a seat's
+    view, the side whose hidden things are shown (a hook for the hidden-information issue:
+    every side's are drawn, whatever it says, until that issue's `--view SIDE`)."""
     if at is not None:
         replay = replay_steps(spec, path, choice, lambda i, n: i == at, at, asked=("--at", at))
     else:
@@ -28,15 +35,21 @@ def picture(
         asked = ("--after", after) if after is not None else None
         replay = replay_steps(spec, path, choice, lambda i, n: False, after, True, asked)
     display = load_display(spec, replay.sides)
-    return svg.to_text(svg_step.picture(display, replay, replay.steps[-1])) + "\n", replay
+    step = svg_step.seen_by(replay.steps[-1], view)
+    return svg.to_text(svg_step.picture(display, replay, step)) + "\n", replay
 
 
 def replay_page(
-    spec: Spec, path: Source, choice: Choice, at: int | None = None, after: int | None = None
+    spec: Spec,
+    path: Source,
+    choice: Choice,
+    at: int | None = None,
+    after: int | None = None,
+    view: str | None = None,
 ) -> tuple[str, Replay]:
     """A page replaying the record step by step, opened at event ``at`` (or after event
-    ``after``, or at the first illegal event, or at the start)."""
-    return page.replay_page(spec, path, choice, at, after)
+    ``after``, or at the first illegal event, or at the start); ``view`` as for ``picture``."""
+    return page.replay_page(spec, path, choice, at, after, view)
 
 
 __all__ = ["MAX_STEPS", "picture", "replay_page"]

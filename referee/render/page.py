@@ -18,8 +18,9 @@ from typing import Any
 
 from referee.compile.spec import Spec
 from referee.records.record import Source
-from referee.render import svg, svg_step
+from referee.render import log, svg, svg_step
 from referee.render.display import load_display
+from referee.render.layout import clean
 from referee.render.steps import Replay, Step, replay_steps
 from referee.resolve.overlays import Choice
 
@@ -27,7 +28,12 @@ MAX_STEPS = 400  # steps one page holds; a longer record gives a window around t
 
 
 def replay_page(
-    spec: Spec, path: Source, choice: Choice, at: int | None, after: int | None
+    spec: Spec,
+    path: Source,
+    choice: Choice,
+    at: int | None,
+    after: int | None,
+    view: str | None = None,
 ) -> tuple[str, Replay]:
     focus = at if at is not None else after + 1 if after is not None else None
     half = MAX_STEPS // 2
@@ -40,6 +46,7 @@ def replay_page(
 
     asked = ("--at", at) if at is not None else ("--after", after) if after is not None else None
     replay = replay_steps(spec, path, choice, keep, asked=asked)
+    replay.steps = [svg_step.seen_by(s, view) for s in replay.steps]
     steps = replay.steps
     if focus is None and len(steps) > MAX_STEPS:
         # opened at the illegal event (the last step) or at the start
@@ -57,7 +64,7 @@ def replay_page(
     display = load_display(spec, replay.sides)
     total = replay.illegal if replay.illegal is not None else replay.events + 1
     data: dict[str, Any] = {
-        "file": svg.clean(replay.file, 200),
+        "file": clean(replay.file, 200),
         "events": replay.events,
         "first": replay.first,
         "start": start,
@@ -65,7 +72,17 @@ def replay_page(
         "window": len(steps) < total,
     }
     pieces: dict[str, int] = {}
-    data["steps"] = [_entry(display, replay, s, pieces) for s in steps]
+    data["steps"] = [
+        {
+            **_entry(display, replay, s, pieces),
+            "log": log.entry(display, s, steps[i + 1].state if i + 1 < len(steps) else None),
+        }
+        for i, s in enumerate(steps)
+    ]
+    data["sides"] = [
+        {"side": clean(side, 40), "letter": clean(look.letter, 4)}
+        for side, look in display.sides.items()
+    ]
     data["pieces"] = list(pieces)
     board = svg.to_text(svg.board(display))
     return _page(data, board, replay.file), replay
@@ -77,15 +94,14 @@ def _entry(display: Any, replay: Replay, step: Step, pieces: dict[str, int]) -> 
     return {
         "event": ev["index"] if ev else None,
         "label": _label(step),
-        "heading": svg.clean(svg_step.heading(replay, step), 300),
-        "rules": [svg.clean(x, 300) for x in [step.summary, *step.frames] if x],
+        "heading": clean(svg_step.heading(replay, step), 300),
+        "rules": [clean(x, 300) for x in [step.summary, *step.frames] if x],
         "verdict": step.verdict,
         "cites": v.get("cites", ""),
-        "title": svg.clean(v.get("title", ""), 200),
-        "message": svg.clean(v.get("message", ""), 600),
+        "title": clean(v.get("title", ""), 200),
+        "message": clean(v.get("message", ""), 600),
         "told": [
-            {"cites": svg.clean(t["cites"], 100), "text": svg.clean(t["text"], 600)}
-            for t in step.told
+            {"cites": clean(t["cites"], 100), "text": clean(t["text"], 600)} for t in step.told
         ],
         "told_left_out": step.told_left_out,
         # the step's layer as pieces (caption, control, event, units, boxes, panel), each
@@ -102,7 +118,7 @@ def _label(step: Step) -> str:
     if ev is None:
         return "start" if step.position == "start" else "end"
     by = f" by {ev['by']}" if ev["by"] is not None else ""
-    return svg.clean(f"{ev['action']}{by}", 120)
+    return clean(f"{ev['action']}{by}", 120)
 
 
 def script_json(data: Any) -> str:
@@ -113,7 +129,7 @@ def script_json(data: Any) -> str:
 
 def _page(data: Any, board: str, file: str) -> str:
     parts = {
-        "TITLE": html.escape(svg.clean(f"Replay of {file}", 200)),
+        "TITLE": html.escape(clean(f"Replay of {file}", 200)),
         "BOARD": board,
         "DATA": script_json(data),
         "SCRIPT": SCRIPT,
@@ -135,6 +151,7 @@ script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
   main { display: flex; flex-wrap: wrap; gap: 1rem; padding: 0.5rem; }
   #board { flex: 3 1 36rem; min-width: 0; }
   #board svg { width: 100%; height: auto; display: block; }
+  body.zones #board g.zones { display: inline; }
   aside { flex: 1 1 20rem; min-width: 0; }
   h1 { font-size: 1.1rem; margin: 0.5rem; overflow-wrap: anywhere; }
   .controls { display: flex; gap: 0.4rem; align-items: center; flex-wrap: wrap; }
@@ -148,8 +165,11 @@ script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
   #events { max-height: 40vh; overflow-y: auto; padding-left: 4.5ch; }
   #events li.current { font-weight: bold; outline: 2px solid #1f4e9e; }
   #events li.illegal { color: #7f0000; }
-  #events li.illegal::before { content: "\\2717  ILLEGAL  "; font-weight: bold; }
   #events button { all: unset; cursor: pointer; }
+  #events button:focus-visible { outline: 3px solid #1f4e9e; }
+  #events .kind { font-weight: bold; }
+  .filters { display: flex; gap: 0.6rem; flex-wrap: wrap; margin: 0.3rem 0; }
+  .filters select, .filters label { font-size: 1rem; }
   .cites { font-family: ui-monospace, monospace; }
   @media (max-width: 40rem) {
     main { padding: 0; } aside { padding: 0 0.5rem; }
@@ -172,6 +192,8 @@ script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
     <input id="slider" type="range" min="0" value="0" aria-label="step">
     <span id="where" aria-live="polite"></span>
   </div>
+  <label id="zones-switch" hidden><input type="checkbox" id="zones">
+    show zones of control (Z)</label>
   <div id="verdict" aria-live="polite">
     <div><strong id="verdict-word"></strong> <span id="cites" class="cites"></span>
       <span id="clause-title"></span></div>
@@ -181,6 +203,11 @@ script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
   <h2>What the rules told</h2>
   <ul id="told"></ul>
   <h2>Events</h2>
+  <div class="filters" role="group" aria-label="filter the events">
+    <label>side <select id="by-side"><option value="">every side</option></select></label>
+    <label>kind <select id="by-kind"><option value="">every kind</option></select></label>
+    <span id="shown-count" aria-live="polite"></span>
+  </div>
   <p id="window-note"></p>
   <ol id="events"></ol>
 </aside>
@@ -208,13 +235,33 @@ SCRIPT = """
     else li.style.listStyleType = "none";
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = s.label + (s.verdict === "illegal" ? " (" + s.cites + ")" : "");
+    b.textContent = s.log.text;
+    b.title = s.heading;
     b.addEventListener("click", () => go(i));
     li.appendChild(b);
+    li.dataset.by = s.log.by;
+    li.dataset.kind = s.log.kind;
     if (s.verdict === "illegal") li.classList.add("illegal");
     $("events").appendChild(li);
     items.push(li);
   });
+  // the filters: by side, by kind of event (the actions the record holds)
+  const bySide = $("by-side"), byKind = $("by-kind");
+  data.sides.forEach((d) => bySide.add(new Option(d.side + " (" + d.letter + ")", d.side)));
+  [...new Set(steps.map((s) => s.log.kind).filter((k) => k))].sort()
+    .forEach((k) => byKind.add(new Option(k, k)));
+  function filter() {
+    let n = 0;
+    items.forEach((li) => {
+      const hide = (bySide.value && li.dataset.by !== bySide.value) ||
+        (byKind.value && li.dataset.kind !== byKind.value);
+      li.hidden = Boolean(hide);
+      if (!hide) n += 1;
+    });
+    $("shown-count").textContent = n + " of " + items.length + " shown";
+  }
+  bySide.addEventListener("change", filter);
+  byKind.addEventListener("change", filter);
   // room for the widest event number in the list's margin ("147." or "199999.")
   $("events").style.paddingLeft =
     (String(data.first + steps.length).length + 2.5) + "ch";
@@ -279,17 +326,25 @@ SCRIPT = """
     document.body.dataset.step = String(i);
     document.body.dataset.event = s.event === null ? "" : String(s.event);
   }
+  // zones of control, on request (a hex board's display data names them)
+  if (document.querySelector("#board svg[data-zones]")) $("zones-switch").hidden = false;
+  const zones = $("zones");
+  zones.addEventListener("change", () => document.body.classList.toggle("zones", zones.checked));
   $("first").addEventListener("click", () => go(0));
   $("prev").addEventListener("click", () => go(current - 1));
   $("next").addEventListener("click", () => go(current + 1));
   $("last").addEventListener("click", () => go(steps.length - 1));
   slider.addEventListener("input", () => go(Number(slider.value)));
   document.addEventListener("keydown", (e) => {
-    if (e.target === slider) return;
+    if (e.target === slider || e.target.tagName === "SELECT") return;
     if (e.key === "ArrowRight") { go(current + 1); e.preventDefault(); }
     else if (e.key === "ArrowLeft") { go(current - 1); e.preventDefault(); }
     else if (e.key === "Home") { go(0); e.preventDefault(); }
     else if (e.key === "End") { go(steps.length - 1); e.preventDefault(); }
+    else if ((e.key === "z" || e.key === "Z") && !$("zones-switch").hidden) {
+      zones.checked = !zones.checked;
+      zones.dispatchEvent(new Event("change"));
+    }
   });
   go(data.start);
 })();

@@ -5,6 +5,7 @@ same Referee, stopping at the first illegal event."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,6 +15,7 @@ from referee.compile.shown import brief, listed, show
 from referee.compile.spec import Spec
 from referee.parse import ast
 from referee.records.record import Event, Source, record_name
+from referee.render.display import Display, load_display
 from referee.resolve.overlays import Choice
 from referee.run.position import event_of, out_of_range, read_state
 from referee.run.referee import Referee
@@ -40,6 +42,9 @@ class Step:
     violation: dict[str, Any] | None = None  # cites, clause, label, title, message
     told: list[dict[str, Any]] = field(default_factory=list)  # cites, clause, text, values
     told_left_out: int = 0
+    lost_here: dict[str, list[Any]] = field(default_factory=dict)  # by side: lost at this event
+    pieces: list[dict[str, Any]] = field(default_factory=list)  # name, at, side, apart
+    zones: dict[str, list[str]] = field(default_factory=dict)  # by side: in its enemy's zones
 
 
 @dataclass
@@ -84,8 +89,6 @@ def _replay(
     asked: tuple[str, int] | None,
 ) -> Replay:
     # the display is read first: a game without one is refused before any replay
-    from referee.render.display import load_display
-
     ref = open_referee(spec, path, choice)
     try:
         sides = _sides(ref)
@@ -102,18 +105,21 @@ def _replay(
         first = 0
         for ev in events[:last]:
             wanted = keep(ev.index, n) or (after and ev.index == last)
-            step = _step(ref, display.states, "before", ev) if wanted else None
+            step = _step(ref, display, "before", ev) if wanted else None
             told = len(ref.interp.told)
             violations = ref.judge(ev)
             if violations and step is None:
                 # the state the illegal event found: replay again up to the event before it
-                step = _before(spec, path, choice, display.states, ev)
+                step = _before(spec, path, choice, display, ev)
             if step is not None:
                 _judged(ref, step, violations, told)
+                if not violations and display.lost:
+                    step.lost_here = _lost_here(ref, display.lost, step.state.get(display.lost))
                 if after and ev.index == last and not violations:
-                    later = _step(ref, display.states, "after", ev)
+                    later = _step(ref, display, "after", ev)
                     later.verdict, later.violation = step.verdict, step.violation
                     later.told, later.told_left_out = step.told, step.told_left_out
+                    later.lost_here = step.lost_here
                     step = later
                 if not steps:
                     first = ev.index
@@ -125,10 +131,31 @@ def _replay(
             if n == 0 or (last == n and not after and keep(n + 1, n)):
                 if not steps:
                     first = n + 1
-                steps.append(_step(ref, display.states, "end" if n else "start", None))
+                steps.append(_step(ref, display, "end" if n else "start", None))
         return Replay(ref.record.doc.file, n, steps, first, illegal, ref.printing, sides)
     finally:
         ref.release()
+
+
+def _lost_here(ref: Referee, name: str, before: Any) -> dict[str, list[Any]]:
+    """By side, the units the state ``name`` (keyed by side) gained at the event just
+    judged: those lost at it."""
+    read, _ = read_state(ref, frozenset({name}))
+    after = read.get(name, {}).get("value") or {}
+    before = before if isinstance(before, dict) else {}
+    out: dict[str, list[Any]] = {}
+    for side, now in after.items() if isinstance(after, dict) else ():
+        was = Counter(shown(str(x), TEXT_KEPT) for x in before.get(side) or [])
+        new = []
+        for x in now if isinstance(now, list) else []:
+            key = shown(str(x), TEXT_KEPT)
+            if was[key] > 0:
+                was[key] -= 1
+            else:
+                new.append(x)
+        if new:
+            out[side] = new
+    return out
 
 
 def _sides(ref: Referee) -> list[str]:
@@ -138,19 +165,19 @@ def _sides(ref: Referee) -> list[str]:
     return [str(v) for v in ref.interp.enum_values(game.players)]
 
 
-def _before(spec: Spec, path: Source, choice: Choice, states: frozenset[str], ev: Event) -> Step:
+def _before(spec: Spec, path: Source, choice: Choice, display: Display, ev: Event) -> Step:
     fresh = open_referee(spec, path, choice)
     try:
         fresh.start()
         for earlier in fresh.record.events[: ev.index - 1]:
             fresh.judge(earlier)
-        return _step(fresh, states, "before", ev)
+        return _step(fresh, display, "before", ev)
     finally:
         fresh.release()
 
 
-def _step(ref: Referee, states: frozenset[str], position: str, ev: Event | None) -> Step:
-    read, _ = read_state(ref, states)
+def _step(ref: Referee, display: Display, position: str, ev: Event | None) -> Step:
+    read, _ = read_state(ref, display.states)
     d = ref.sym.values.get("summary")
     summary = brief(ref.interp.call("summary"), SUMMARY_KEPT) if isinstance(d, ast.Define) else ""
     frames = []
@@ -166,7 +193,48 @@ def _step(ref: Referee, states: frozenset[str], position: str, ev: Event | None)
         summary=shown(summary, SUMMARY_KEPT),
         frames=[shown(f, SUMMARY_KEPT) for f in frames],
         state={k: v["value"] for k, v in read.items()},
+        pieces=_pieces(ref, display),
+        zones=_zones(ref, display),
     )
+
+
+def _value(ref: Referee, name: str, *args: Any) -> Any:
+    """A state's value at ``args``, or a definition's."""
+    d = ref.sym.values.get(name)
+    if isinstance(d, ast.StateDecl):
+        return ref.interp.read_state(d, args)
+    return ref.interp.call(name, *args)
+
+
+def _pieces(ref: Referee, display: Display) -> list[dict[str, Any]]:
+    """Each piece on the board: its name, where it stands, its side, whether drawn apart."""
+    pc = display.pieces
+    if pc is None:
+        return []
+    out = []
+    for name in pc.names:
+        if not _value(ref, pc.shown, name):
+            continue
+        at, side = _value(ref, pc.at, name), _value(ref, pc.side, name)
+        out.append(
+            {
+                "name": name,
+                "at": shown(str(at), TEXT_KEPT),
+                "side": shown(str(side), TEXT_KEPT),
+                "apart": bool(_value(ref, pc.apart, name)) if pc.apart else False,
+            }
+        )
+    return out
+
+
+def _zones(ref: Referee, display: Display) -> dict[str, list[str]]:
+    """By side, the hexes in its enemy's zone of control."""
+    if not display.zones or display.hexes is None:
+        return {}
+    return {
+        side: [h for h in display.hexes.cells if _value(ref, display.zones, h, side)]
+        for side in _sides(ref)
+    }
 
 
 def _event(ref: Referee, ev: Event) -> dict[str, Any]:

@@ -13,33 +13,24 @@ a step over it.
 from __future__ import annotations
 
 import math
-import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from referee.render.display import Display, Place, SideLook
-from referee.text import shown
+from referee.render import hexmap
+from referee.render import plan as planned
+from referee.render.display import Display, SideLook
+from referee.render.layout import clean
 
 SVG_NS = "http://www.w3.org/2000/svg"
-HEADER = 300  # the caption band above the map
-ROW = 40  # a line of the units panel
+HEADER = 400  # the caption band above the map
+ROW = 44  # a line of the units panel
 PANEL_COLUMNS = 2
-PANEL_ROWS = 12  # lines of each column: what does not fit is counted
+PANEL_ROWS = 12  # lines of each column the panel has room for, at least
 FACES_SHOWN = 8  # faces listed for one side at one place, the rest counted
-LABEL = 60  # characters of a name drawn on the board
 LINE = 130  # characters of a caption line
-MARK_STEP = 54  # between the centres of two marks of a location (a star is 52 wide)
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 RED = "#c62828"
 PATH_BLUE = "#1f4e9e"
-
-# characters XML 1.0 cannot hold at all, besides what ``shown`` escapes
-_NOT_XML = re.compile("[\ufffe\uffff]")
-
-
-def clean(text: Any, limit: int = LABEL) -> str:
-    """Text from a record or the data as drawn: clipped, controls escaped, XML-safe."""
-    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", shown(str(text), limit))
 
 
 def _el(parent: ET.Element, tag: str, text: str | None = None, **attrs: Any) -> ET.Element:
@@ -83,6 +74,20 @@ def _outlined(
     )
 
 
+def mark_letter(parent: ET.Element, letter: str, x: float, y: float) -> None:
+    """A mark's (or a holder's badge's) letter, white on black, its baseline at ``y``."""
+    _outlined(
+        parent,
+        clean(letter, 2),
+        x=x,
+        y=y,
+        size=planned.MARK_SIZE,
+        fill="#ffffff",
+        halo="#000000",
+        width=4,
+    )
+
+
 def _title(parent: ET.Element, text: str) -> None:
     _el(parent, "title", clean(text, 600))
 
@@ -90,13 +95,20 @@ def _title(parent: ET.Element, text: str) -> None:
 # ------------------------------------------------------------ the board
 
 
-def height(display: Display) -> int:
-    return HEADER + display.height + PANEL_ROWS * ROW + 80
+def height(display: Display, rows: int = PANEL_ROWS) -> int:
+    return panel_top(display) + 100 + max(rows, PANEL_ROWS) * ROW
 
 
-def board(display: Display, step_layer: ET.Element | None = None) -> ET.Element:
-    """The whole picture: the board, and the step's layer in a group ``id="step"``."""
-    w, h = display.width, height(display)
+def panel_top(display: Display) -> int:
+    return HEADER + display.height
+
+
+def board(
+    display: Display, step_layer: ET.Element | None = None, rows: int = PANEL_ROWS
+) -> ET.Element:
+    """The whole picture: the board, and the step's layer in a group ``id="step"``; room
+    for ``rows`` lines of the units panel in each column."""
+    w, h = display.width, height(display, rows)
     svg = ET.Element(
         "svg",
         {
@@ -109,6 +121,9 @@ def board(display: Display, step_layer: ET.Element | None = None) -> ET.Element:
             "class": "board",
         },
     )
+    svg.set("data-board", display.kind)
+    if display.zones:
+        svg.set("data-zones", "on request")  # drawn hidden: the page's switch shows them
     _el(svg, "title", "The board")
     _defs(svg, display)
     _el(svg, "rect", x=0, y=0, width=w, height=h, fill="#ffffff")
@@ -124,10 +139,13 @@ def board(display: Display, step_layer: ET.Element | None = None) -> ET.Element:
         stroke_width=4,
     )
     static = _el(svg, "g", id="map", transform=f"translate(0 {HEADER})")
-    _roads(static, display)
-    _boxes(static, display)
-    _places(static, display)
-    _legend(static, display)
+    if display.hexes is not None:
+        hexmap.draw_board(static, display, _el, _outlined, _title)
+    else:
+        _roads(static, display)
+        _boxes(static, display)
+        _places(static, display)
+        _legend(static, display)
     layer = step_layer if step_layer is not None else ET.Element("g")
     layer.set("id", "step")
     svg.append(layer)
@@ -182,6 +200,8 @@ def _defs(svg: ET.Element, display: Display) -> None:
         orient="auto-start-reverse",
     )
     _el(m, "path", d="M0,0 L10,5 L0,10 z", fill=PATH_BLUE)
+    if display.hexes is not None:
+        hexmap.defs(defs, display)
 
 
 def _roads(g: ET.Element, display: Display) -> None:
@@ -208,52 +228,46 @@ def _roads(g: ET.Element, display: Display) -> None:
 
 def _places(g: ET.Element, display: Display) -> None:
     places = _el(g, "g", class_="places")
+    plan = planned.plan(display)
     for p in display.places.values():
         loc = _el(places, "g", class_="location", data_name=clean(p.name))
-        _el(loc, "circle", cx=p.x, cy=p.y, r=24, fill="#ffffff", stroke="#222222", stroke_width=5)
-        label = clean(p.name)
-        x, anchor = _inside(display, p.x, label, 36)
+        r = planned.RADIUS
+        _el(loc, "circle", cx=p.x, cy=p.y, r=r, fill="#ffffff", stroke="#222222", stroke_width=5)
+        label = plan.labels[p.name]
+        if label.leader:
+            x1, y1, x2, y2 = label.leader
+            _el(
+                loc,
+                "line",
+                x1=x1,
+                y1=y1,
+                x2=x2,
+                y2=y2,
+                stroke="#333333",
+                stroke_width=3,
+                class_="leader",
+            )
         _outlined(
             loc,
-            label,
-            x=x,
-            y=p.y + 62,
-            size=36,
+            clean(p.name),
+            x=label.x,
+            y=label.y,
+            size=planned.LABEL_SIZE,
             fill="#111111",
             halo="#ffffff",
             width=8,
-            anchor=anchor,
             class_="label",
         )
-        for i, mark in enumerate(_marks_of(display, p)):
-            x, y = p.x + 44 + MARK_STEP * i, p.y - 20
-            _shape(loc, mark.shape, x, y, 20, display.colour(p.entry.get(mark.field)))
-            _outlined(
-                loc,
-                clean(mark.letter, 2),
-                x=x,
-                y=y + 11,
-                size=28,
-                fill="#ffffff",
-                halo="#000000",
-                width=4,
-            )
-            _title(loc[-1], f"{p.name}: {mark.title}")
+        for mark, x, y in plan.marks[p.name]:
+            m = _el(loc, "g", class_="mark", data_item="mark")
+            _shape(m, mark.shape, x, y, planned.MARK_R, display.colour(p.entry.get(mark.field)))
+            mark_letter(m, mark.letter, x, y + 11)
+            _title(m, f"{p.name}: {mark.title}" + _named(p.entry.get(mark.field)))
 
 
-def _inside(display: Display, x: float, text: str, size: int) -> tuple[float, str]:
-    """Where a label centred on ``x`` is drawn so that it stays on the board: against the
-    board's edge, if it would cross it (its width estimated, bold, at 0.7 em a character)."""
-    half = 0.35 * size * len(text)
-    if x + half > display.width - 8:
-        return display.width - 8, "end"
-    if x - half < 8:
-        return 8, "start"
-    return x, "middle"
-
-
-def _marks_of(display: Display, p: Place) -> list[Any]:
-    return [m for m in display.marks if p.entry.get(m.field) not in (None, False, "", [])]
+def _named(value: Any) -> str:
+    """A mark's entry that has a name of its own (a disk's leader): the name."""
+    return f" ({clean(value['name'])})" if isinstance(value, dict) and value.get("name") else ""
 
 
 def _shape(g: ET.Element, shape: str, x: float, y: float, r: float, fill: str) -> None:
@@ -308,7 +322,7 @@ def _boxes(g: ET.Element, display: Display) -> None:
 
 def _legend(g: ET.Element, display: Display) -> None:
     """Top left, in two columns: roads, the path drawn, the sides, the marks."""
-    x0, y0, col = 20, 20, 560
+    x0, y0, col, row = planned.LEGEND_X, planned.LEGEND_Y, planned.LEGEND_COL, planned.LEGEND_ROW
     entries: list[tuple[str, Any]] = [
         ("highway (solid)", ("line", {"stroke_width": 12})),
         ("road (dashed)", ("line", {"stroke_width": 6, "stroke_dasharray": "22 14"})),
@@ -322,7 +336,7 @@ def _legend(g: ET.Element, display: Display) -> None:
         for side, look in display.sides.items()
     ]
     entries += [(f"{m.letter}: {m.title}", ("mark", m)) for m in display.marks]
-    rows = (len(entries) + 1) // 2
+    rows = planned.legend_rows(display)
     leg = _el(g, "g", class_="legend")
     _el(
         leg,
@@ -330,7 +344,7 @@ def _legend(g: ET.Element, display: Display) -> None:
         x=x0,
         y=y0,
         width=2 * col + 20,
-        height=30 + 48 * rows,
+        height=30 + row * rows,
         fill="#ffffff",
         fill_opacity=0.9,
         stroke="#555555",
@@ -339,15 +353,15 @@ def _legend(g: ET.Element, display: Display) -> None:
     )
     for i, (text, (kind, what)) in enumerate(entries):
         c, r = divmod(i, rows)
-        x, y = x0 + 20 + c * col, y0 + 56 + 48 * r
+        x, y = x0 + 20 + c * col, y0 + 56 + row * r
         if kind == "line":
             attrs = {"stroke": "#5b4a36", **what}
             _el(leg, "line", x1=x, y1=y - 10, x2=x + 110, y2=y - 10, **attrs)
         elif kind == "side":
-            _block(leg, display, what, x, y - 40, what.letter)
+            _block(leg, display, what, x, y - 42, what.letter, height=46)
         else:
             _shape(leg, what.shape, x + 55, y - 12, 16, "#bbbbbb")
-        _el(leg, "text", clean(text), x=x + 130, y=y, font_size=30)
+        _el(leg, "text", clean(text), x=x + 130, y=y, font_size=32)
 
 
 def _block(
@@ -359,6 +373,7 @@ def _block(
     text: str,
     width: int = 110,
     fill: str = "",
+    height: int = 52,
 ) -> None:
     paint = f"url(#{_pattern_id(display, look.name)})" if look else fill or "#888888"
     _el(
@@ -367,7 +382,7 @@ def _block(
         x=x,
         y=y,
         width=width,
-        height=52,
+        height=height,
         rx=8,
         fill=paint,
         stroke="#000000",
@@ -377,7 +392,7 @@ def _block(
         g,
         text,
         x=x + width / 2,
-        y=y + 39,
+        y=y + height / 2 + 13,
         size=36,
         fill="#ffffff",
         halo="#000000",

@@ -13,6 +13,7 @@ from typing import Any
 from referee.errors import Problem, Span
 from referee.parse import ast
 from referee.resolve.expressions import ExpressionChecker
+from referee.resolve.hidden import check_hidden
 from referee.resolve.symbols import Symbols
 from referee.resolve.types import ANY, BOOL, INT, T, compatible, list_of
 
@@ -106,6 +107,7 @@ class Checker(ExpressionChecker):
             for o in mod.overlays:
                 self.overlay(o)
         self.clause = ""
+        check_hidden(self, [h for mod in self.modules for h in mod.hidden])
         self.conflicts()
         return self.sym
 
@@ -322,6 +324,14 @@ class Checker(ExpressionChecker):
                     self.ref(ast.Ref(a.clause, "", a.span))
                 if a.propose is not None:
                     self.proposal(a, {**env, "by": self.players})
+                if a.choices is not None:  # read as a proposal; may say how each is shown
+                    self.proposal(
+                        a,
+                        {**env, "by": self.players},
+                        a.choices,
+                        ast.ALTERNATIVE_FIELDS,
+                        "choices are",
+                    )
                 local = self.params(a.params, {**env, "by": self.players})
                 if a.alternatives is not None:
                     self.alternatives(a, local)
@@ -350,7 +360,11 @@ class Checker(ExpressionChecker):
         """A list of argument records, each naming the action's parameters with their types
         (and the ``extra`` fields)."""
         proposed = given if given is not None else a.propose
-        t = self.expr(proposed, env) if proposed is not None else ANY
+        self.suggesting = True  # shuffled(...) may draw here, and only here
+        try:
+            t = self.expr(proposed, env) if proposed is not None else ANY
+        finally:
+            self.suggesting = False
         if t.kind not in ("list", "any"):
             self.error(proposed.span if proposed else a.span, f"{what} a list, not {t}")
         params = {p.name: p for p in a.params}

@@ -15,6 +15,9 @@ ORDER = {"<", "<=", ">", ">="}
 EQUAL = {"==", "!="}
 
 
+MAX_SUGGESTED = 50  # unknown names given a "did you mean" (each search looks at every name)
+
+
 class ExpressionChecker:
     """Names resolved and expressions typed, each problem recorded with its place and clause."""
 
@@ -26,13 +29,18 @@ class ExpressionChecker:
         self.step_clause = ""  # the clause the step being checked names, if any
         self.players: T = ANY  # the type of `by`, the actor of an event
         self.in_effect = False  # checking a property after an action: before(...) is known
+        self.suggested = 0  # unknown names reported so far
+        self.suggesting = False  # checking a `propose` or `alternatives`: shuffled(...) is known
 
     # ------------------------------------------------------------ reporting
     def error(self, span: Span, message: str, hint: str = "") -> None:
         self.problems.append(Problem(span, message, hint, self.clause))
 
     def unknown(self, span: Span, what: str, name: str, known: list[str]) -> None:
-        close = difflib.get_close_matches(name, known, n=1)
+        self.suggested += 1  # past MAX_SUGGESTED, no name is searched for a close one
+        close = (
+            difflib.get_close_matches(name, known, n=1) if self.suggested <= MAX_SUGGESTED else []
+        )
         self.error(span, f"unknown {what} '{name}'", f"did you mean '{close[0]}'?" if close else "")
 
     def ref(self, ref: ast.Ref, use: bool = True) -> ast.Decl | ast.Clause | None:
@@ -307,9 +315,24 @@ class ExpressionChecker:
             elem = self.element(e.args[0], env)
             self.expect(e.args[1], env, INT)
             return list_of(elem)
+        if name == "subsets":
+            elem = self.element(e.args[0], env)
+            self.expect(e.args[1], env, INT)
+            return list_of(list_of(elem))
         if name == "last":
             return self.element(e.args[0], env)
         if name == "distinct":
+            return list_of(self.element(e.args[0], env))
+        if name == "shuffled":
+            if not self.suggesting:
+                self.error(
+                    e.span,
+                    "shuffled draws at random: it may stand only in a `propose` or"
+                    " `alternatives` expression, which suggest events; what the referee judges"
+                    " is never random",
+                    "shuffle where the action's proposals are made, and let the rules judge"
+                    " what is drawn",
+                )
             return list_of(self.element(e.args[0], env))
         if name == "repeat":
             self.expect(e.args[1], env, INT)

@@ -34,6 +34,7 @@ class Symbols:
     players: str = ""  # the type of `by`, the actor of every event (the game's `players`)
     turns: str = ""  # the state that counts the game's turns (the game's `turns`)
     start: str = ""  # the procedure a game starts with (the game's `start`)
+    hidden: ast.Hidden | None = None  # what each seat sees (the `hidden` declaration), if said
 
     def procedures(self) -> dict[str, ast.Procedure]:
         return {k: v for k, v in self.actions.items() if isinstance(v, ast.Procedure)}

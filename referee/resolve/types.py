@@ -60,6 +60,19 @@ BUILTINS: dict[str, tuple[int, int, str]] = {
     "distinct": (1, 1, "a list without repeats, in first-seen order"),
     "repeat": (2, 2, "a list of n copies of a value"),
     "flatten": (1, 1, "a list of lists joined into one list"),
+    "subsets": (
+        2,
+        2,
+        "the sub-lists of a list of 1 to n items, each in the list's order, fewest first, each"
+        " choice of items once: subsets(xs, n)",
+    ),
+    "shuffled": (
+        1,
+        1,
+        "a list in an order drawn at random by the player of a random game (referee play),"
+        " from its seed; allowed only in `propose` and `alternatives`, which suggest and never"
+        " judge; where no player draws (the referee's own suggestions), the list as it is",
+    ),
     "clamp": (3, 3, "a whole number held between a least and a most value: clamp(x, lo, hi)"),
     "hex_distance": (
         4,

@@ -7,6 +7,17 @@ key, only the first is offered). At the position before the refused event, each 
 is tried as `referee play` tries a proposal: performed on the journaled position, judged by
 the rules, undone. The legal ones are offered with the violation. Nothing here knows the
 game: the spec lists, the rules judge.
+
+Two things make the offer say no more than is true:
+
+- the numbers a record may give (an argument of type int with a default: a claim the rules
+  check, such as a recorded Impact): a candidate that leaves them out is tried with the rules
+  telling what they count, and where a `tell` names a number as the argument is named, the
+  alternative gives that number, checked legal again. The refused event itself with its
+  claims left out is tried first, so a wrong number is answered with the right one;
+- when none of the listed candidates is legal, variants of them are tried (each list argument
+  of the refused event or a candidate one item shorter, at most ``MAX_VARIANTS``), and what
+  is not found is said as such: none of those tried is legal, not that no event is.
 """
 
 from __future__ import annotations
@@ -28,6 +39,7 @@ if TYPE_CHECKING:
     from referee.run.verdict import Violation
 
 MAX_TRIED = 2_000  # candidates judged for one refused event, at most
+MAX_VARIANTS = 200  # variants of them judged when none is legal, at most
 SHOWN = 12  # alternatives a line of the text verdict lists, at most
 FAILED = "the spec's alternatives failed here"  # the note when they cannot be listed
 
@@ -96,35 +108,116 @@ def alternatives(
         return [], f"{FAILED}: {failure(err)} ({allow.alternatives.span})"
     params = [p.name for p in allow.params]
     defaults = {p.name: interp.eval(p.default, {}) for p in allow.params if p.default}
+    claims = [
+        p.name
+        for p in allow.params
+        if p.default and p.type.name == "int" and key_of(env[p.name]) != key_of(defaults[p.name])
+    ]
     candidates = _candidates(listed, params, env)
+    if claims:  # the event as given, its numbers left to the rules
+        same = {**env, **{k: defaults[k] for k in claims}}
+        candidates.insert(0, (claims, {p: same[p] for p in params}, {}))
     tried = candidates[:MAX_TRIED]
     offered: list[dict[str, Any]] = []
     keys: set[Any] = set()
-    for changed, args, item in tried:
+    for _, args, item in tried:
         if "key" in item and key_of(item["key"]) in keys:
             continue  # one like it is offered already
-        mark = Mark(ref)
-        legal = legal_quietly(ref, as_event(ev.index, ev.action, ev.args.get("by"), raw(args)))
-        mark.back()
-        if not legal:
+        found = _offer(ref, ev, args, env, defaults, item)
+        if found is None:
             continue
         if "key" in item:
             keys.add(key_of(item["key"]))
-        left_out = [k for k in changed if k in defaults and args[k] == defaults[k]]
-        changing = [k for k in changed if k not in left_out]
-        text = str(item["shown"]) if "shown" in item else _text(changing, args)
-        # as a record would write it: an argument at its default is left out
-        written = {k: x for k, x in args.items() if not (k in defaults and x == defaults[k])}
-        offered.append(
-            {"args": raw(written), "changing": changing, "left_out": left_out, "text": text}
-        )
+        offered.append(found)
     note = f"{len(offered)} legal of {len(tried)} tried"
     if len(candidates) > len(tried):
         note = (
             f"{len(offered)} legal of the first {len(tried):,} tried;"
             f" the spec lists {len(candidates):,}"
         )
-    return offered, note
+    if offered:
+        return offered, note
+    variants = _variants([env] + [args for _, args, _ in tried], params, env)
+    for args in variants:
+        found = _offer(ref, ev, args, env, defaults, {})
+        if found is not None:
+            offered.append(found)
+    shorter = "a list argument one item shorter"
+    return offered, f"{note}, and {len(offered)} of {len(variants)} variants of them ({shorter})"
+
+
+def _offer(
+    ref: Referee,
+    ev: Event,
+    args: dict[str, Any],
+    env: dict[str, Any],
+    defaults: dict[str, Any],
+    item: dict[str, Any],
+) -> dict[str, Any] | None:
+    """The candidate ``args`` as offered if the rules allow it, else None. An argument the
+    refused event gave and the candidate leaves at its default is given the number the
+    rules told under its name, where they did and the event stays legal with it."""
+    dropped = [k for k in defaults if key_of(args[k]) == key_of(defaults[k]) != key_of(env[k])]
+    legal, told = _tried(ref, ev, args, bool(dropped))
+    if not legal:
+        return None
+    filled = {**args, **{k: told[k] for k in dropped if k in told}}
+    if filled != args and _tried(ref, ev, filled, False)[0]:
+        args, item = filled, {}  # the numbers the record may give, as the rules count them
+    changed = [k for k in args if k != "by" and key_of(args[k]) != key_of(env[k])]
+    left_out = [k for k in changed if k in defaults and args[k] == defaults[k]]
+    changing = [k for k in changed if k not in left_out]
+    text = str(item["shown"]) if "shown" in item else _text(changing, args)
+    # as a record would write it: an argument at its default is left out
+    written = {k: x for k, x in args.items() if not (k in defaults and x == defaults[k])}
+    return {"args": raw(written), "changing": changing, "left_out": left_out, "text": text}
+
+
+def _tried(
+    ref: Referee, ev: Event, args: dict[str, Any], told: bool
+) -> tuple[bool, dict[str, Any]]:
+    """Whether the event with ``args`` is legal at the position, which is kept as it was;
+    with ``told``, the numbers the rules told while judging it, by name (the first of each)."""
+    mark = Mark(ref)
+    trial = as_event(ev.index, ev.action, ev.args.get("by"), raw(args))
+    numbers: dict[str, Any] = {}
+    if not told:
+        legal = legal_quietly(ref, trial)
+    else:
+        try:
+            legal = not ref.judge(trial)
+        except RefereeError:
+            legal = False
+        for _, _, said in ref.interp.told[mark.told :] if legal else []:
+            for name, x in said:
+                numbers.setdefault(name, x)
+    mark.back()
+    return legal, numbers
+
+
+def _variants(
+    bases: list[dict[str, Any]], params: list[str], env: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Each of ``bases`` (the refused event's arguments, then the candidates') with one list
+    argument one item shorter; each once, none tried already, at most ``MAX_VARIANTS``."""
+    seen = {key_of(tuple(b[p] for p in params)) for b in bases}
+    out: list[dict[str, Any]] = []
+    for base in bases:
+        for p in params:
+            xs = base[p]
+            if not isinstance(xs, (list, tuple)):
+                continue
+            for i in range(len(xs)):
+                shorter = [*xs[:i], *xs[i + 1 :]]
+                args = {**base, p: tuple(shorter) if isinstance(xs, tuple) else shorter}
+                k = key_of(tuple(args[q] for q in params))
+                if k in seen:
+                    continue
+                seen.add(k)
+                out.append(args)
+                if len(out) == MAX_VARIANTS:
+                    return out
+    return out
 
 
 def _candidates(
@@ -163,8 +256,11 @@ def lines(v: Violation) -> list[str]:
         return []
     if v.alternatives_note.startswith(FAILED):  # nothing was tried
         return [f"  could have: {v.alternatives_note}"]
-    if not v.alternatives:
-        return [f"  could have: no alternative the spec lists is legal ({v.alternatives_note})"]
+    if not v.alternatives:  # not found is not none: other events may be legal
+        return [
+            f"  could have: no alternative the spec lists is legal ({v.alternatives_note});"
+            " another event may be"
+        ]
     groups: dict[str, list[str]] = {}
     for a in v.alternatives:
         head = f"changing {', '.join(a['changing'])}" if a["changing"] else ""

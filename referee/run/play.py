@@ -131,10 +131,7 @@ class Player:
                 continue
             for by in actors if actors is not None else self.players:
                 self.ref.interp.frame = frame.vars
-                proposed = [
-                    (allow.name, by, args)
-                    for args in self.ref.interp.eval(allow.propose, {"by": by})
-                ]
+                proposed = [(allow.name, by, args) for args in self.proposed(allow, by)]
                 out += proposed
                 if self.explore:
                     out += [
@@ -142,6 +139,17 @@ class Player:
                         for c in self.rng.sample(proposed, min(2, len(proposed)))
                     ]
         return out  # the arguments as values: written as a record only when tried
+
+    def proposed(self, allow: ast.Allow, by: Any) -> Any:
+        """The action's proposals for ``by``: its `propose` expression evaluated, what it
+        shuffles (decks, bags, dice) drawn from this player's random source, so from the seed."""
+        assert allow.propose is not None
+        interp = self.ref.interp
+        interp.chance = self.rng
+        try:
+            return interp.eval(allow.propose, {"by": by})
+        finally:
+            interp.chance = None  # what the referee evaluates itself is never random
 
     def varied(
         self, allow: ast.Allow, cand: tuple[str, Any, dict[str, Any]]

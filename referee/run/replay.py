@@ -21,8 +21,7 @@ from referee.records.expect import (
     Expectation,
     compile_expectations,
 )
-from referee.records.notation import is_notation
-from referee.records.notation_read import notation_document
+from referee.records.notation_read import is_notation_source, notation_document
 from referee.records.record import Event, Record, Source, load_record, record_name
 from referee.resolve.overlays import Choice
 from referee.run import alternatives
@@ -71,14 +70,27 @@ def check_record(
 def open_referee(spec: Spec, path: Source, choice: Choice) -> Referee:
     """Read a record and make its Referee, with the record's printing and overlays and
     ``choice`` on top; the caller releases it."""
-    read = partial(notation_document, spec) if is_notation(path) else None
+    read = partial(notation_document, spec) if is_notation_source(path) else None
     record = load_record(path, spec.game_dir.parent / "schema", read)
+    if record.view:
+        raise RefereeError(
+            [
+                Problem(
+                    record.doc.span(("view",)),
+                    f"this is a view record (view: {record.view}): it does not name every block"
+                    " and card, and the referee judges complete records only",
+                    "judging a view (consistent or not) is issue 31.3, not done yet: see"
+                    " docs/hidden.md",
+                )
+            ],
+            {record.doc.file: record.doc.text},
+        )
     game = spec.game
     if game is not None and record.game != game.name:
         other = _bundled_spec(spec, record.game)
         if other is not None:  # a bundled game's record, judged by its own game's rules
             spec = other
-            if is_notation(path):
+            if read is not None:
                 return open_referee(other, path, choice)
             game = spec.game
     if game is not None and record.game != game.name:
@@ -149,7 +161,8 @@ def _outcome(ref: Referee, ev: Event | None, since: int, room: int) -> dict[str,
 
 
 # A record of this many events or fewer from a position is a dispute: its verdict tells
-# what happened unasked.
+# what happened unasked, legal or not. A legal record from a position is told what
+# happened whatever its length (what a refusal tells of a longer one is asked for).
 DISPUTE_EVENTS = 3
 
 
@@ -211,6 +224,7 @@ def _replay(
                 return verdict
     verdict.relied = sorted(relied)
     verdict.summary = ref.summary()
+    verdict.explain = verdict.explain or (record.position is not None and verdict.legal)
     return verdict
 
 

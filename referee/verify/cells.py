@@ -503,6 +503,14 @@ class StateModel(Translator):
                 v: Any = raw
                 for p in path:
                     v = v.get(p) if isinstance(v, dict) else None
+                if v is None and t.name in ("int", "bool") and len(path) > 1:
+                    # a number or truth of a part the item lacks (a location's set-up spot
+                    # where none is printed): any value, which only a read that does not
+                    # ask first whether the part is there could see
+                    self.fresh += 1
+                    tag = f"{coll}.{'.'.join(path)}.{k}~{self.fresh}"
+                    table[k] = z3.Int(tag) if t.name == "int" else z3.Bool(tag)
+                    continue
                 table[k] = self.unwrap(self.literal(v, t))
             self.tables[(coll, path)] = table
         return self.tables[(coll, path)]

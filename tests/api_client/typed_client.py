@@ -29,12 +29,34 @@ def describe(verdict: referee.Verdict) -> list[str]:
     return lines
 
 
-def explain_broken(verdict: referee.Verdict, game: referee.Game) -> list[str]:
+def explain_broken(verdict: referee.Verdict, game: referee.Rules) -> list[str]:
     out: list[str] = []
     for clause in sorted({v.clause for v in verdict.violations if v.kind == "rule"}):
         x: referee.Explanation = referee.explain(clause, game=game)
         out.append(f"  {clause} {x.title}: {game.clauses[clause]}")
     return out
+
+
+def replay(path: Path, rules: referee.Rules) -> list[str]:
+    """The record pushed one event at a time onto a Game from its start: the first refusal,
+    and what the side to act may do at the end."""
+    lines: list[str] = []
+    start: dict[str, object] = {"game": rules.name, "events": []}
+    with referee.Game(path, game=rules) as whole:
+        events = whole.events
+    with referee.Game(start, game=rules) as game:
+        for event in events:
+            verdict: referee.EventVerdict = game.push(event)
+            if not verdict.legal:
+                lines.append(f"  refused: {verdict.cites}")
+                break
+        step: referee.Step | None = game.step
+        found: referee.LegalEvents = game.legal_events(limit=50)
+        where = f"{step.procedure}/{step.step}" if step is not None else "over"
+        lines.append(f"  pushed {len(game.events)} event(s); at {where}; {len(found)} legal next")
+        turn: int | None = game.turn
+        lines.append(f"  turn {turn}; over: {game.is_over}")
+    return lines
 
 
 def main(argv: Sequence[str]) -> int:
@@ -49,6 +71,8 @@ def main(argv: Sequence[str]) -> int:
             worst = 2
             continue
         print("\n".join(describe(verdict) + explain_broken(verdict, game)))
+        if verdict.legal:
+            print("\n".join(replay(Path(arg), game)))
         if not verdict.legal:
             pos: referee.Position = referee.show(Path(arg), game=game)
             where = pos.illegal["cites"] if pos.illegal is not None else ""
