@@ -11,7 +11,8 @@ clause and label):
   those values. A rule whose body ends the game achieves that instead.
 - **settles**: a rule's body may make another rule due (or itself, at other values): that
   is an edge of a graph among the rules, left out where z3 proves the body never does it
-  (from any position where the other is not due, it is not due after). A rule that makes
+  (from any position where the other is not due, it is not due after), or left out at
+  once where the body sets no state the other's condition reads. A rule that makes
   itself due elsewhere, or lies on a cycle of the graph, is not proved to settle. Without
   cycles, each instance of a rule fires at most once for each firing of the rules before it
   in the graph, so the rules settle within a number of firings the proof states.
@@ -31,7 +32,7 @@ from referee.parse import ast
 from referee.resolve.reads import reads
 from referee.resolve.symbols import Symbols
 from referee.verify.common import Budget, Untranslatable, read_key
-from referee.verify.flow import ends_game
+from referee.verify.flow import ends_game, writes
 from referee.verify.invariants import InvariantProver
 from referee.verify.steps import StepTranslator
 from referee.verify.values import DEFAULT_BOUND, SLIPS
@@ -163,7 +164,10 @@ def prove_standing(
     going = [w for w in rules if not ends_game(w.body)]
     edges: dict[str, set[str]] = {rule_key(w): set() for w in going}
     for a in going:
+        wrote = writes(a.body, sym, whole=True)
         for b in going:
+            if b is not a and "*" not in wrote and not wrote & reads(b.cond, sym):
+                continue  # a's body sets nothing b's condition reads
             status, values, reason = prover.after_body(a, b)
             if status != "proved":
                 edges[rule_key(a)].add(rule_key(b))
