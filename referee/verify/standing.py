@@ -147,8 +147,9 @@ class StandingProver(InvariantProver):
         self, a: ast.Whenever, b: ast.Whenever | None, wrote: set[str] | None, why: str
     ) -> tuple[str, dict[str, str], str]:
         """``after_body`` on the parts of the conditions that read what a's body sets, once;
-        skipped with ``why`` unless that proves it."""
-        if wrote is None:
+        skipped with ``why`` unless that proves it. Only for a rule's own proofs (b None
+        or a): an edge to another rule left in the graph costs nothing unless on a cycle."""
+        if wrote is None and b in (None, a):
             wrote = writes(a.body, self.sym, whole=True)
             if "*" not in wrote and self.after_body(a, b, wrote)[0] == "proved":
                 return "proved", {}, ""
