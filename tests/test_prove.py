@@ -762,6 +762,32 @@ def test_standing_rules_that_trigger_each_other_forever_do_not_settle(
     assert out.rstrip().splitlines()[-1] == "2 of 2 not proved: 1.1/up failed; 1.1/down failed"
 
 
+@pytest.mark.parametrize(("first", "code"), [(1, 0), (0, 1)])
+def test_a_count_that_starts_at_a_named_constant_is_never_below_it(
+    mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str], first: int, code: int
+) -> None:
+    """A turn counter that starts at a constant and only rises is never below it: a rule
+    that notes the turn (due while nothing is noted) is no longer due once it has, unless
+    the counter may start at 0."""
+    game = mini_game(
+        'game g "G"\nprinting p "P" base\n'
+        'clause 1.1 "One"\n'
+        f"  const first: int = {first}\n"
+        "  state turn: int = first\n"
+        "  state noted: int = 0\n"
+        '  whenever [note] "the turn is noted" when noted == 0 do\n'
+        "    set noted = turn\n"
+        "  end\n"
+        "end\n"
+    )
+    assert main(["prove", "--spec", str(game)]) == code
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if "1.1/note" in ln)
+    if code == 0:
+        assert "proved (the turn is noted; after its body runs, it is no longer due" in line
+    else:
+        assert "failed: after its body runs, it is still due" in line
+
+
 def test_a_proof_reads_only_what_it_needs(base: dict[str, Outcome]) -> None:
     """A step invariant's reads are what the proof needed: the checks and standing rules in
     z3's unsat core, the lets a kept statement uses; a name bound inside a definition or a
@@ -1129,6 +1155,7 @@ def test_a_count_is_never_below_its_start(game_copy: Path) -> None:
     counts = {("movement_phase", n): 0 for n in ("moves", "musters", "cycled")}
     counts |= {("", n): 0 for n in ("road_uses", "road_stacks")}
     counts |= {("", n): 0 for n in ("card_deployments", "deployments_made")}
+    counts[("", "week")] = 1  # it starts at a named constant (first_week)
     assert floors(load_spec(game_copy).sym) == counts
     edit(movement_rules(game_copy), "set cycled += 1", "set cycled -= 1")
     del counts[("movement_phase", "cycled")]
