@@ -18,7 +18,7 @@ from referee.budget import minus, plus, span_range, times
 from referee.compile.builtins import _builtin, _unique, args_key, forget_keys, key_of
 from referee.compile.coverage import Coverage
 from referee.compile.shown import SHOWN_VALUE, brief, show
-from referee.compile.source import expression, worth_it
+from referee.compile.source import body, expression, worth_it
 from referee.errors import Span, fail
 from referee.parse import ast
 from referee.resolve.purity import _derived_definitions, _pure_definitions
@@ -144,6 +144,9 @@ class Evaluator:
     # (expressions and statements alike)
     _code: dict[int, tuple[Any, Callable[[dict[str, Any]], Any]]] = field(default_factory=dict)
     _index: dict[int, tuple[Any, dict[Any, Any]]] = field(default_factory=dict)
+    # a definition's body as a function of its arguments, by the definition's address (kept
+    # with it)
+    _bodies: dict[int, tuple[Any, Callable[[tuple[Any, ...]], Any]]] = field(default_factory=dict)
     # the nodes compiled that are not the spec's (a record's expect: keys): forgotten by reset
     _transient: list[int] = field(default_factory=list)
     # Standing rules (`whenever`): enforced after every state write once ``standing_on`` is
@@ -325,8 +328,14 @@ class Evaluator:
         self._depth += 1
         try:
             if isinstance(d, ast.Define):
-                env = {p.name: a for p, a in zip(d.params, args, strict=True)}
-                result = self.eval(d.body, env)
+                if self.reference:
+                    env = {p.name: a for p, a in zip(d.params, args, strict=True)}
+                    result = self.eval(d.body, env)
+                else:
+                    entry = self._bodies.get(id(d))
+                    if entry is None:
+                        entry = self._bodies[id(d)] = (d, body(self, d))
+                    result = entry[1](args)
             elif isinstance(d, ast.TableDecl):
                 result = self._lookup(d, args[0])
             elif isinstance(d, ast.Extern):

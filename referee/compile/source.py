@@ -253,7 +253,7 @@ class _Gen:
         return True
 
     # ------------------------------------------------------------ the function
-    def function(self, name: str) -> Code:
+    def function(self, name: str) -> Callable[..., Any]:
         text = "\n".join([f"def {name}(env):", *self.lines])
         scope: dict[str, Any] = {
             "K": self.consts,
@@ -275,7 +275,7 @@ class _Gen:
             made = _COMPILED[text] = compile(text, f"<rules: {name}>", "exec")
             _NEW.append(text)
         exec(made, scope)  # noqa: S102 - defines the function, from our own text
-        code: Code = scope[name]
+        code: Callable[..., Any] = scope[name]
         return code
 
 
@@ -345,6 +345,17 @@ def expression(interp: Evaluator, e: ast.Expr) -> Code:
     gen = _Gen(interp)
     gen.lines.append(f"    return {gen.expr(e, {}, 'env')}")
     return gen.function("expression")
+
+
+def body(interp: Evaluator, d: ast.Define) -> Callable[[tuple[Any, ...]], Any]:
+    """One Python function evaluating a definition's body, given its arguments: its
+    parameters Python locals."""
+    gen = _Gen(interp)
+    scope = {p.name: gen.fresh(p.name) for p in d.params}
+    if scope:
+        gen.lines.append(f"    {', '.join(scope.values())}, = env")
+    gen.lines.append(f"    return {gen.expr(d.body, scope, None)}")
+    return gen.function("body")
 
 
 def statements(interp: Interpreter, stmts: list[ast.Stmt]) -> Code:
