@@ -144,8 +144,7 @@ class Evaluator:
     # (expressions and statements alike)
     _code: dict[int, tuple[Any, Callable[[dict[str, Any]], Any]]] = field(default_factory=dict)
     _index: dict[int, tuple[Any, dict[Any, Any]]] = field(default_factory=dict)
-    # a definition's body as a function of its arguments, by the definition's address (kept
-    # with it)
+    # a definition's body as a function of its arguments, by its address (kept with it)
     _bodies: dict[int, tuple[Any, Callable[[tuple[Any, ...]], Any]]] = field(default_factory=dict)
     # the nodes compiled that are not the spec's (a record's expect: keys): forgotten by reset
     _transient: list[int] = field(default_factory=list)
@@ -468,7 +467,8 @@ class Evaluator:
                 return read_keyed
             invoke, target = self._invoke, callee
             if isinstance(callee, ast.Define) and not (callee.overlay or callee.decisions):
-                return self._compile_kept_call(callee, args)
+                kept_call = self._kept_caller(callee)
+                return lambda env: kept_call(args(env))
             return lambda env: invoke(target, args(env))
         if isinstance(e, ast.BinOp):
             op = e.op
@@ -523,14 +523,6 @@ class Evaluator:
     def _item(self, o: Any, i: Any) -> Any:
         """``o[i]``: an item of a list by its place, or of a collection by its name."""
         return self._by_name(o, i) if isinstance(i, str) else o[i]
-
-    def _compile_kept_call(
-        self, d: ast.Define, args: Callable[[dict[str, Any]], tuple[Any, ...]]
-    ) -> Callable[[dict[str, Any]], Any]:
-        """A call of a definition whose value is kept: looked up here, without the general
-        path, when nothing is being traced."""
-        call = self._kept_caller(d)
-        return lambda env: call(args(env))
 
     def _kept_caller(self, d: ast.Define) -> Callable[[tuple[Any, ...]], Any]:
         """The call of a definition, given its arguments: a kept value is looked up here,
