@@ -84,7 +84,9 @@ def replay_page(
         for side, look in display.sides.items()
     ]
     data["pieces"] = list(pieces)
-    board = svg.to_text(svg.board(display))
+    # the panel under the map as tall as the fullest step's needs: no step's list is cut
+    rows = max((svg_step.panel_rows(display, s) for s in steps), default=0)
+    board = svg.to_text(svg.board(display, rows=rows))
     return _page(data, board, replay.file), replay
 
 
@@ -165,7 +167,8 @@ script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
   #events { max-height: 40vh; overflow-y: auto; padding-left: 4.5ch; }
   #events li.current { font-weight: bold; outline: 2px solid #1f4e9e; }
   #events li.illegal { color: #7f0000; }
-  #events button { all: unset; cursor: pointer; }
+  /* a block: the event's number stands by its first line, not its last */
+  #events button { all: unset; display: block; cursor: pointer; }
   #events button:focus-visible { outline: 3px solid #1f4e9e; }
   #events .kind { font-weight: bold; }
   .filters { display: flex; gap: 0.6rem; flex-wrap: wrap; margin: 0.3rem 0; }
@@ -337,6 +340,8 @@ SCRIPT = """
   slider.addEventListener("input", () => go(Number(slider.value)));
   document.addEventListener("keydown", (e) => {
     if (e.target === slider || e.target.tagName === "SELECT") return;
+    // the browser's own shortcuts (Alt+Left goes back a page, Ctrl+End...) stay its own
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.key === "ArrowRight") { go(current + 1); e.preventDefault(); }
     else if (e.key === "ArrowLeft") { go(current - 1); e.preventDefault(); }
     else if (e.key === "Home") { go(0); e.preventDefault(); }

@@ -45,6 +45,8 @@ class Step:
     lost_here: dict[str, list[Any]] = field(default_factory=dict)  # by side: lost at this event
     pieces: list[dict[str, Any]] = field(default_factory=list)  # name, at, side, apart
     zones: dict[str, list[str]] = field(default_factory=dict)  # by side: in its enemy's zones
+    # the procedures running, outermost first: each one's name and arguments (as shown)
+    running: list[tuple[str, dict[str, str]]] = field(default_factory=list)
 
 
 @dataclass
@@ -181,7 +183,10 @@ def _step(ref: Referee, display: Display, position: str, ev: Event | None) -> St
     d = ref.sym.values.get("summary")
     summary = brief(ref.interp.call("summary"), SUMMARY_KEPT) if isinstance(d, ast.Define) else ""
     frames = []
+    running = []
     for f in ref.machine.frames:
+        values = {p.name: shown(show(f.vars.get(p.name)), TEXT_KEPT) for p in f.proc.params}
+        running.append((f.proc.name, values))
         args = ", ".join(f"{p.name}: {show(f.vars.get(p.name))}" for p in f.proc.params)
         step = f"step {f.step.name}" if f.step else "done"
         frames.append(f"{f.proc.title}" + (f" ({args})" if args else "") + f", {step}")
@@ -195,6 +200,7 @@ def _step(ref: Referee, display: Display, position: str, ev: Event | None) -> St
         state={k: v["value"] for k, v in read.items()},
         pieces=_pieces(ref, display),
         zones=_zones(ref, display),
+        running=running,
     )
 
 
