@@ -3,8 +3,9 @@ svg|html` in Chromium, on records other than the full game (sieges, crowded boxe
 stacks, Fierce Battle turns, every example, random games). What broke: a move's path in the
 log was not told as a route; a siege being fought drew the defender outside its castle; a
 recruitment box was cut mid-name and told whole nowhere; the page cut the panel of a
-crowded step; the log's numbers stood by each entry's last line; the page took the browser's
-own Alt+arrow shortcuts; zones of control are drawn across the hexes' names (left)."""
+crowded step; a palisade gone was drawn standing; the log's numbers stood by each entry's
+last line; the page took the browser's own Alt+arrow shortcuts; zones of control are drawn
+across the hexes' names (left)."""
 
 from __future__ import annotations
 
@@ -95,6 +96,33 @@ def test_a_display_naming_no_procedure_is_bad_input(
     )
     assert main(["show", record, "--format", "svg", "--spec", str(game_copy)]) == 2
     assert "'where' is no parameter of procedure siege" in capsys.readouterr().err
+
+
+def test_a_palisade_gone_is_crossed_out(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # docs/pictures.md: palisades (PAL, crossed out once gone); the state was read, not drawn
+    record = tmp_path / "palisade.yaml"
+    record.write_text(
+        yaml.safe_dump(
+            {
+                "game": "fierce-battle",
+                "position": {
+                    "procedure": "fire_phase",
+                    "args": {"active": "west", "attack": False},
+                    "state": {"palisade_gone": {"0603": True}},
+                },
+                "events": [{"end_phase": {"by": "west"}}],
+            }
+        )
+    )
+    root = ET.fromstring(run(capsys, str(record), "--at", "1", "--format", "svg"))
+    gone = root.findall(".//s:path[@class='gone']", NS)
+    assert [(g.get("data-location"), "".join(g.itertext())) for g in gone] == [
+        ("0603", "0603: palisade gone")
+    ]
+    # where it stands, nothing is crossed
+    first = EXAMPLES / "fierce-battle" / "first-turn.yaml"
+    standing = ET.fromstring(run(capsys, str(first), "--at", "1", "--format", "svg"))
+    assert standing.findall(".//s:path[@class='gone']", NS) == []
 
 
 RECRUITS = {

@@ -356,6 +356,36 @@ def draw_pieces(
             taken.add((x, y, x + cw, y + h))
 
 
+def draw_gone(g: ET.Element, display: Display, state: dict[str, Any], el: Any, title: Any) -> None:
+    """Each mark whose ``gone`` state holds at its hex (a palisade removed), struck through
+    and crossed out; ``state``: the step's states by name."""
+    hexes = display.hexes
+    assert hexes is not None
+    count: dict[str, int] = {}
+    for m in hexes.marks:
+        i = count.get(m.hex, 0)
+        count[m.hex] = i + 1
+        gone = state.get(m.gone) if m.gone else None
+        if not isinstance(gone, dict) or gone.get(m.hex) is not True:
+            continue
+        p = display.places[m.hex]
+        left, top, right, bottom = text_box(
+            m.word, *_mark_xy(p.x, p.y, hexes.size, i), WORD_SIZE, "start", bold=True
+        )
+        mid = (top + bottom) / 2
+        cross = el(
+            g,
+            "path",
+            d=f"M{left - 4:.1f},{mid:.1f} H{right + 4:.1f} "
+            f"M{left:.1f},{bottom:.1f} L{right:.1f},{top:.1f}",
+            stroke="#000000",
+            stroke_width=5,
+            class_="gone",
+            data_location=clean(m.hex, 12),
+        )
+        title(cross, f"{m.hex}: {m.title} gone")
+
+
 def _fit(text: str, room: float, size: float) -> str:
     while len(text) > 1 and text_width(text, size, bold=True) > room:
         text = text[:-1]

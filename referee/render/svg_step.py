@@ -54,6 +54,7 @@ def step_layer(display: Display, replay: Replay, step: Step) -> ET.Element:
     groups = [_el(layer, "g", transform=f"translate(0 {HEADER})") for _ in range(4)]
     if display.hexes is not None:
         hexmap.draw_zones(groups[0], display, step.zones, _el, _title)
+        hexmap.draw_gone(groups[1], display, step.state, _el, _title)
         hexmap.draw_pieces(groups[2], display, step.pieces, taken, _el, _outlined, _title)
     else:
         _control(groups[0], display, step)
