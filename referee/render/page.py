@@ -291,6 +291,10 @@ SCRIPT = """
     const old = document.getElementById("step");
     const fresh = layer(s.layer);
     fresh.id = "step";
+    // a hex board's zones of control go in their slot, under the hexes' names
+    const slot = document.getElementById("zones-slot");
+    const zoneLayer = fresh.querySelector(":scope > g.zones");
+    if (slot) slot.replaceChildren(...(zoneLayer ? [zoneLayer] : []));
     old.replaceWith(fresh);
     $("heading").textContent = s.heading;
     const v = $("verdict");
