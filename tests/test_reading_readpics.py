@@ -3,9 +3,9 @@ svg|html` in Chromium, on records other than the full game (sieges, crowded boxe
 stacks, Fierce Battle turns, every example, random games). What broke: a move's path in the
 log was not told as a route; a siege being fought drew the defender outside its castle; a
 recruitment box was cut mid-name and told whole nowhere; the page cut the panel of a
-crowded step; a palisade gone was drawn standing; the log's numbers stood by each entry's
-last line; the page took the browser's own Alt+arrow shortcuts; zones of control were drawn
-over the hexes' names."""
+crowded step; a palisade gone was drawn standing, a unit eliminated not named; the log's
+numbers stood by each entry's last line; the page took the browser's own Alt+arrow
+shortcuts; zones of control were drawn over the hexes' names."""
 
 from __future__ import annotations
 
@@ -123,6 +123,20 @@ def test_a_palisade_gone_is_crossed_out(capsys: pytest.CaptureFixture[str], tmp_
     first = EXAMPLES / "fierce-battle" / "first-turn.yaml"
     standing = ET.fromstring(run(capsys, str(first), "--at", "1", "--format", "svg"))
     assert standing.findall(".//s:path[@class='gone']", NS) == []
+
+
+def test_a_unit_lost_at_an_event_is_named_on_the_hex_board(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # as Sekigahara's blocks lost are: the caption and the log name the unit eliminated
+    record = EXAMPLES / "fierce-battle" / "out-of-command.yaml"
+    root = ET.fromstring(run(capsys, str(record), "--after", "1", "--format", "svg"))
+    assert texts(root, "status") == ["lost at this event by east (E): 1: kuroda_ashigaru_1"]
+    log = log_texts(capsys, record)
+    assert " \u2014 E lost kuroda_ashigaru_1 \u2014 \u2713 9-2/fired" in log[0]
+    # a unit that leaves the board by its exit is not lost
+    escapes = log_texts(capsys, EXAMPLES / "fierce-battle" / "shimazu-escapes.yaml")
+    assert not any(" lost " in line for line in escapes)
 
 
 RECRUITS = {

@@ -124,6 +124,7 @@ class Pieces:
     apart_title: str
     kind: str
     values: list[str]
+    lost: str = ""  # a state or definition of a piece: true once it is lost
 
 
 @dataclass(frozen=True)
@@ -300,6 +301,7 @@ def load_display(spec: Spec, sides: list[str]) -> Display:
             apart.get("title", ""),
             pc["kind"],
             list(pc["values"]),
+            named(pc["lost"], ("display", "pieces", "lost")) if "lost" in pc else "",
         )
     zones = named(d["zones"], ("display", "zones")) if "zones" in d else ""
     if hexes is not None:

@@ -117,6 +117,8 @@ def _replay(
                 _judged(ref, step, violations, told)
                 if not violations and display.lost:
                     step.lost_here = _lost_here(ref, display.lost, step.state.get(display.lost))
+                if not violations and display.pieces is not None and display.pieces.lost:
+                    step.lost_here = _pieces_lost(ref, display.pieces.lost, step.pieces)
                 if after and ev.index == last and not violations:
                     later = _step(ref, display, "after", ev)
                     later.verdict, later.violation = step.verdict, step.violation
@@ -157,6 +159,15 @@ def _lost_here(ref: Referee, name: str, before: Any) -> dict[str, list[Any]]:
                 new.append(x)
         if new:
             out[side] = new
+    return out
+
+
+def _pieces_lost(ref: Referee, lost: str, before: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    """By side, the pieces on the board before the event just judged that are lost after it."""
+    out: dict[str, list[Any]] = {}
+    for piece in before:
+        if _value(ref, lost, piece["name"]) is True:
+            out.setdefault(piece["side"], []).append(piece["name"])
     return out
 
 
