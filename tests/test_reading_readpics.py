@@ -4,8 +4,8 @@ stacks, Fierce Battle turns, every example, random games). What broke: a move's 
 log was not told as a route; a siege being fought drew the defender outside its castle; a
 recruitment box was cut mid-name and told whole nowhere; the page cut the panel of a
 crowded step; a palisade gone was drawn standing, a unit eliminated not named; the log's
-numbers stood by each entry's last line; the page took the browser's own Alt+arrow
-shortcuts; zones of control were drawn over the hexes' names."""
+numbers stood by each entry's last line; each step scrolled the window to the log (on a
+phone, the board off the screen); the page took the browser's own Alt+arrow shortcuts; zones of control were drawn over the hexes' names."""
 
 from __future__ import annotations
 
@@ -267,6 +267,28 @@ def test_the_log_s_numbers_and_keys(
     page.keyboard.press("Enter")
     assert page.get_attribute("body", "data-event") == "2"
     assert page.evaluate("document.activeElement.closest('#events') !== null")
+    assert errors == []
+    page.close()
+
+
+def test_stepping_on_a_phone_keeps_the_board_in_view(
+    browser: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the log's current entry is scrolled into view inside the log; the window stays (it
+    # was scrolled down to the log at each step, the board off the screen)
+    tb = browser_tests()
+    url = tb.write_page(tmp_path, capsys, EXAMPLES / "full-game.yaml", "--at", "60")
+    page, errors, _ = tb.open_page(browser, url, width=390)
+    where = """() => {
+      const l = document.getElementById("events").getBoundingClientRect();
+      const c = document.querySelector("#events li.current").getBoundingClientRect();
+      return [window.scrollY, c.top >= l.top - 0.5 && c.bottom <= l.bottom + 0.5];
+    }"""
+    assert page.evaluate(where) == [0, True]
+    for event in ("61", "62", "63"):
+        page.keyboard.press("ArrowRight")
+        assert page.get_attribute("body", "data-event") == event
+        assert page.evaluate(where) == [0, True]
     assert errors == []
     page.close()
 

@@ -164,7 +164,7 @@ script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
   #verdict.illegal { border: 3px dashed #c62828; background: #fde8e8; }
   #verdict.none { border-color: #999; }
   #told li, #events li { overflow-wrap: anywhere; }
-  #events { max-height: 40vh; overflow-y: auto; padding-left: 4.5ch; }
+  #events { max-height: 40vh; overflow-y: auto; padding-left: 4.5ch; position: relative; }
   #events li.current { font-weight: bold; outline: 2px solid #1f4e9e; }
   #events li.illegal { color: #7f0000; }
   /* a block: the event's number stands by its first line, not its last */
@@ -329,7 +329,13 @@ SCRIPT = """
     slider.value = String(i);
     $("where").textContent = "step " + (i + 1) + " of " + steps.length;
     items.forEach((li, k) => li.classList.toggle("current", k === i));
-    items[i].scrollIntoView({block: "nearest"});
+    // the current entry shown in the log's own scroll box; the window stays where the
+    // player put it (scrollIntoView scrolled it too, taking the board off a phone's screen)
+    const list = $("events"), li = items[i];
+    if (li.offsetTop < list.scrollTop) list.scrollTop = li.offsetTop;
+    else if (li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = li.offsetTop + li.offsetHeight - list.clientHeight;
+    }
     document.body.dataset.step = String(i);
     document.body.dataset.event = s.event === null ? "" : String(s.event);
   }
