@@ -5,10 +5,13 @@ log was not told as a route; a siege being fought drew the defender outside its 
 recruitment box was cut mid-name and told whole nowhere; the page cut the panel of a
 crowded step; a palisade gone was drawn standing, a unit eliminated not named; the log's
 numbers stood by each entry's last line; each step scrolled the window to the log (on a
-phone, the board off the screen); the page took the browser's own Alt+arrow shortcuts; zones of control were drawn over the hexes' names."""
+phone, the board off the screen); a stack put nearer another place than its own had no
+line back to its own; the page took the browser's own Alt+arrow shortcuts; zones of
+control were drawn over the hexes' names."""
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -52,6 +55,55 @@ def test_a_move_s_path_in_its_groups_reads_as_a_route(capsys: pytest.CaptureFixt
 def test_a_flag_reads_as_the_record_writes_it(capsys: pytest.CaptureFixture[str]) -> None:
     log = log_texts(capsys, EXAMPLES / "siege-of-osaka.yaml")
     assert log[0] == "tokugawa declare: at Osaka; inside true \u2014 \u2713 legal"
+
+
+# ------------------------------------------------------------ stacks read as their place's
+
+
+def strays(board: ET.Element, layer: ET.Element) -> list[tuple[str | None, str]]:
+    """The stacks standing nearer another place than their own with no line leading back
+    to their own: (their place, the place they would be read as at)."""
+    places = {
+        g.get("data-name"): (float(c.get("cx", 0)), float(c.get("cy", 0)))
+        for g in board.iterfind(".//s:g[@class='location']", NS)
+        if (c := g.find("s:circle", NS)) is not None
+    }
+    leads = {
+        (round(float(line.get("x1", 0))), round(float(line.get("y1", 0))))
+        for line in layer.iterfind(".//s:line[@class='leader']", NS)
+    }
+    out = []
+    for g in layer.iterfind(".//s:g[@data-item='unit']", NS):
+        rect, own = g.find("s:rect", NS), places.get(g.get("data-location"))
+        if rect is None or own is None or (round(own[0]), round(own[1])) in leads:
+            continue
+        x = float(rect.get("x", 0)) + float(rect.get("width", 0)) / 2
+        y = float(rect.get("y", 0)) + float(rect.get("height", 0)) / 2
+        near = min(places, key=lambda name: math.dist(places[name], (x, y)))
+        if near != g.get("data-location"):
+            out.append((g.get("data-location"), str(near)))
+    return out
+
+
+@pytest.mark.parametrize("record", ["full-game.yaml", "retreat-into-a-held-castle.yaml"])
+def test_a_stack_put_nearer_another_place_is_led_back_to_its_own(
+    capsys: pytest.CaptureFixture[str], record: str
+) -> None:
+    # a stack put aside (nothing covered) was drawn with no line when it stood nearer
+    # another place: Gifu's two Ishida blocks over Kiyosu, read as Kiyosu's (full game,
+    # event 12), Kumano's Tokugawa block beside Tanabe
+    text = run(capsys, str(EXAMPLES / record), "--format", "html")
+    m = re.search(r'<div id="board">(.*?)</div>', text, re.S)
+    assert m is not None
+    board = ET.fromstring(m.group(1))
+    data = page_data(text)
+    found = {}
+    for step in data["steps"]:
+        pieces = "".join(data["pieces"][k] for k in step["layer"])
+        layer = ET.fromstring(f'<g xmlns="http://www.w3.org/2000/svg">{pieces}</g>')
+        if stray := strays(board, layer):
+            found[step["event"]] = stray
+    assert found == {}
 
 
 # ------------------------------------------------------------ every state shown

@@ -6,6 +6,7 @@ plan (plan.py) nor anything this step drew before it."""
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -323,8 +324,9 @@ def _units(g: ET.Element, display: Display, step: Step, taken: Boxes) -> None:
                 stroke_width=4,
                 stroke_dasharray="10 6",
             )
-        if spot.leader:
-            _leader(parent, spot.leader)
+        line = _led(display, place, spot, whole, len(stacks))
+        if line:
+            _leader(parent, line)
         for i, (side, faces, inside) in enumerate(stacks):
             look = display.sides.get(side)
             x = left + (STACK_W + STACK_GAP) * i
@@ -352,6 +354,24 @@ def _battlements(g: ET.Element, x: float, y: float) -> None:
         d += f" h{s:.1f}" + (f" v{WALL if i % 2 == 0 else -WALL}" if i < 4 else "")
     d += f" V{y + 4} Z"
     _el(g, "path", d=d, fill="#ffffff", stroke="#000000", stroke_width=4, class_="wall")
+
+
+def _led(
+    display: Display, place: str, spot: layout.Spot, whole: layout.Box, n: int
+) -> tuple[float, float, float, float] | None:
+    """The line back to ``place`` from its ``n`` stacks put at ``spot``: the layout's, or
+    one where a stack stands nearer another place than its own (read as that place's)."""
+    if spot.leader is not None:
+        return spot.leader
+    box = layout.shift(whole, spot.dx, spot.dy)
+    p = display.places[place]
+    y = (box[1] + WALL + box[3]) / 2  # the blocks' middle (the wall above left out)
+    for i in range(n):
+        centre = (box[0] + (STACK_W + STACK_GAP) * i + STACK_W / 2, y)
+        own = math.dist((p.x, p.y), centre)
+        if any(math.dist((q.x, q.y), centre) < own for q in display.places.values() if q is not p):
+            return layout.leader((p.x, p.y), box)
+    return None
 
 
 def _leader(g: ET.Element, line: tuple[float, float, float, float]) -> None:
