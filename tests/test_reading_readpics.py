@@ -6,8 +6,8 @@ recruitment box was cut mid-name and told whole nowhere; the page cut the panel 
 crowded step; a palisade gone was drawn standing, a unit eliminated not named; the log's
 numbers stood by each entry's last line; each step scrolled the window to the log (on a
 phone, the board off the screen); a stack put nearer another place than its own had no
-line back to its own; the page took the browser's own Alt+arrow shortcuts; zones of
-control were drawn over the hexes' names."""
+line back to its own; a wrapped panel entry was split between columns; the page took the
+browser's own Alt+arrow shortcuts; zones of control were drawn over the hexes' names."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ import pytest
 import yaml
 
 from referee.cli import main
+from referee.render import svg as draw
 from tests.referee_helpers import EXAMPLES
 from tests.test_pictures import NS, page_data, run
 
@@ -248,6 +249,24 @@ def test_a_recruitment_box_is_told_whole(
     for line in shown:
         for item in line.replace(f"{ELLIPSIS} and 4 more", "").rstrip(", ").split(", "):
             assert item.split(" \u00d7")[0] in faces, item
+
+
+def test_no_entry_of_the_panel_is_split_between_its_columns(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # a unit's line wrapped at the foot of the first column went on at the top of the next
+    record = EXAMPLES / "fierce-battle" / "first-turn.yaml"
+    root = ET.fromstring(run(capsys, str(record), "--after", "1", "--format", "svg"))
+    rows = [
+        (float(t.get("x", 0)), float(t.get("y", 0)), "".join(t.itertext()))
+        for t in root.iterfind(".//s:text[@class='panel-row']", NS)
+    ]
+    xs = {x for x, _, _ in rows}
+    tops = {x for x in xs if x - 60 not in xs}  # where each column's entries start
+    assert len(rows) == 23 and len(tops) == draw.PANEL_COLUMNS == 2
+    for (x0, y0, _), (x, y, text) in zip(rows, rows[1:], strict=False):
+        if x - 60 in tops:  # a wrapped line: right under the line before, in its column
+            assert x0 in (x, x - 60) and y0 == y - draw.ROW, text
 
 
 def test_the_page_s_panel_holds_its_fullest_step(capsys: pytest.CaptureFixture[str]) -> None:

@@ -235,7 +235,8 @@ def _legend(g: ET.Element, display: Display, el: Any, title: Any) -> None:
     if display.pieces and display.pieces.apart:
         entries.append((f"{display.pieces.apart_title}: hollow, dashed", "apart", None))
     if display.pieces:
-        entries.append(("counter: kind; " + "-".join(display.pieces.values), "none", None))
+        values = "-".join(display.pieces.values)
+        entries.append((f"counter: kind; {values} (\u00b7: none)", "none", None))
     cols = 3
     col_w = (display.width - 40) / cols
     for i, (text, kind, what) in enumerate(entries):

@@ -724,24 +724,34 @@ def _panel(layer: ET.Element, display: Display, step: Step) -> None:
         font_size=34,
         font_weight="bold",
     )
-    lines = panel_lines(display, step)
-    rows = max(1, (len(lines) + PANEL_COLUMNS - 1) // PANEL_COLUMNS)
     width = display.width // PANEL_COLUMNS
-    for i, (indent, line) in enumerate(lines):
-        col, r = divmod(i, rows)
-        _el(
-            panel,
-            "text",
-            line,
-            x=30 + indent + col * width,
-            y=top + 100 + r * ROW,
-            font_size=32,
-            class_="panel-row",
-        )
+    for col, lines in enumerate(_columns(panel_lines(display, step))):
+        for r, (indent, line) in enumerate(lines):
+            _el(
+                panel,
+                "text",
+                line,
+                x=30 + indent + col * width,
+                y=top + 100 + r * ROW,
+                font_size=32,
+                class_="panel-row",
+            )
+
+
+def _columns(lines: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
+    """The panel's lines in columns of about equal length, each entry (its first line and
+    those wrapped under it) whole in one column."""
+    target = max(1, -(-len(lines) // PANEL_COLUMNS))
+    cols: list[list[tuple[int, str]]] = [[]]
+    for line in lines:
+        if len(cols[-1]) >= target and line[0] == 0 and len(cols) < PANEL_COLUMNS:
+            cols.append([])
+        cols[-1].append(line)
+    return cols
 
 
 def panel_rows(display: Display, step: Step) -> int:
-    return (len(panel_lines(display, step)) + PANEL_COLUMNS - 1) // PANEL_COLUMNS
+    return max(len(c) for c in _columns(panel_lines(display, step)))
 
 
 def picture(display: Display, replay: Replay, step: Step) -> ET.Element:
