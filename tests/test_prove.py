@@ -188,6 +188,25 @@ def test_floor_division_and_remainder_are_python_s_for_every_sign(
     assert all(f"1.1/{name}" in out for name in ("floor", "sign", "down"))
 
 
+def test_a_spec_proved_again_gives_the_same_answer_and_a_changed_file_is_proved_afresh(
+    mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same loaded spec proved twice in one process gives its answer again (kept: z3's
+    budget is in its own units, so the answer cannot differ); a file changed since is loaded
+    anew and proved afresh, and its new answer given."""
+    text = 'clause 1.1 "One"\n  property [small] "small": forall a: int in 1..9: a < LIMIT\nend\n'
+    game = mini_game(text.replace("LIMIT", "10"))
+    assert main(["prove", "--spec", str(game)]) == 0
+    first = capsys.readouterr().out
+    assert main(["prove", "--spec", str(game)]) == 0
+    assert capsys.readouterr().out == first and "all 1 proved" in first
+    game = mini_game(text.replace("LIMIT", "9"))
+    assert main(["prove", "--spec", str(game)]) == 1
+    assert "1.1/small                                failed: counterexample a = 9" in (
+        capsys.readouterr().out
+    )
+
+
 # One number or comparison changed in a copy of the spec, and the properties that must then
 # fail with a counterexample: each key property catches a change to the rule it speaks of.
 MUTATIONS = [
