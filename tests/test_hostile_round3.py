@@ -622,9 +622,12 @@ def test_a_chain_in_until_is_refused(capsys: pytest.CaptureFixture[str], argv: l
 # ------------------------------------------------------------------ prove's budget
 
 
-def _doubling(n: int) -> str:
-    """f_k calls f_(k-1) twice: no recursion, 2**n calls inlined."""
-    lines = ['clause 1.1 "One"', "  define f0(x: int): int = x + 1"]
+def _doubling(n: int, wide: int = 0) -> str:
+    """f_k calls f_(k-1) twice: no recursion, 2**n calls inlined (f0 a sum of 2**wide terms)."""
+    body = "x + 1"
+    for _ in range(wide):
+        body = f"({body}) + ({body})"
+    lines = ['clause 1.1 "One"', f"  define f0(x: int): int = {body}"]
     lines += [
         f"  define f{k}(x: int): int = f{k - 1}(x) + f{k - 1}(x + 1)" for k in range(1, n + 1)
     ]
@@ -635,7 +638,9 @@ def _doubling(n: int) -> str:
 def test_prove_timeout_bounds_the_translation(
     mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    game = mini_game(_doubling(20))
+    # 2**14 - 1 calls inlined, under the count's budget (test_prove_counts_what_it_inlines),
+    # each f0 a sum of 512 terms: the translation outlasts the --timeout, whatever the machine
+    game = mini_game(_doubling(13, wide=8))
     began = time.monotonic()
     code, out, _ = run(capsys, "prove", "--spec", str(game), "--timeout", "1")
     assert time.monotonic() - began < 30

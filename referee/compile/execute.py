@@ -10,6 +10,7 @@ from typing import Any
 from referee.compile.builtins import args_key
 from referee.compile.interp import CheckFailed, Evaluator, _dedupe
 from referee.compile.shown import SHOWN_VALUE, brief
+from referee.compile.source import statements
 from referee.errors import fail
 from referee.parse import ast
 
@@ -17,7 +18,6 @@ from referee.parse import ast
 MAX_FIRINGS = 10_000
 # How many instances (combinations of parameter values) the standing rules may have in all.
 MAX_INSTANCES = 100_000
-_MISSING = object()  # a cell not in its table
 
 
 class StandingLoop(Exception):
@@ -164,28 +164,17 @@ class Interpreter(Evaluator):
         return entry[1]
 
     def _compile_block(self, stmts: list[ast.Stmt]) -> Callable[[dict[str, Any]], Any]:
-        fns = [self._compile_stmt(st) for st in stmts]
-        if not fns:
+        """The spec's statements as one Python function (source.py); the reference walks
+        them (it never asks for a block)."""
+        if not stmts:
             return lambda env: None
-        if len(fns) == 1:
-            return fns[0]
-        if len(fns) == 2:
-            f0, f1 = fns
-
-            def two(env: dict[str, Any]) -> None:
-                f0(env)
-                f1(env)
-
-            return two
-
-        def every(env: dict[str, Any]) -> None:
-            for f in fns:
-                f(env)
-
-        return every
+        if self.reference:
+            return lambda env: self.run(stmts, env)
+        return statements(self, stmts)
 
     def _compile_stmt(self, st: ast.Stmt) -> Callable[[dict[str, Any]], Any]:
-        """A closure for the common statements; the rest are run by ``_stmt``."""
+        """A closure for a statement source.py does not write inline: a ``set`` of a cell
+        (``+=``, ``-=``, or a cell of no parameters) here; the rest are run by ``_stmt``."""
         if (
             isinstance(st, ast.SetStmt)
             and isinstance(st.target, ast.Call)
@@ -196,8 +185,6 @@ class Interpreter(Evaluator):
             value_f, args_f = self.compiled(st.value), self._compile_args(st.target.args)
             read, write, op, clause = self._read_cell, self._set_by, st.op, st.clause
             keyed, plain = bool(d.params), self.plain_key(d.params)
-            if op == "=" and keyed:
-                return self._compile_set_keyed(d, value_f, args_f, plain, clause)
 
             def set_cell(env: dict[str, Any]) -> None:
                 value, key = value_f(env), args_f(env)
@@ -209,85 +196,7 @@ class Interpreter(Evaluator):
                 write(clause, d, k, value)
 
             return set_cell
-        if isinstance(st, ast.IfStmt):
-            cond, then, orelse = self.compiled(st.cond), self.block(st.then), self.block(st.orelse)
-            return lambda env: then(env) if cond(env) else orelse(env)
-        if isinstance(st, ast.ForStmt):
-            domain, var, body = self.compiled(st.domain), st.var, self.block(st.body)
-
-            def loop(env: dict[str, Any]) -> None:
-                for x in domain(env):
-                    body({**env, var: x})
-
-            return loop
-        if isinstance(st, ast.CheckStmt):
-            return self._compile_check(st)
-        if isinstance(st, ast.DoStmt) and isinstance(self.sym.actions.get(st.name), ast.Routine):
-            callee = self.sym.actions[st.name]
-            assert isinstance(callee, ast.Routine)
-            args_f, names = self._compile_args(st.args), [p.name for p in callee.params]
-            body, rely = self.block(callee.body), bool(callee.decisions or callee.overlay)
-
-            def call(env: dict[str, Any]) -> None:
-                if rely:
-                    self._rely(callee)
-                body(dict(zip(names, args_f(env), strict=True)))
-
-            return call
         return lambda env: self._stmt(st, env)
-
-    def _compile_check(self, st: ast.CheckStmt) -> Callable[[dict[str, Any]], Any]:
-        """``check ref(args)``: a requirement that holds is seen here, its arguments and
-        condition evaluated by their closures, when no trace is wanted; anything else (a
-        condition that fails, dropped or excepted; a trace being taken) goes the whole way
-        through ``check``, which evaluates it again."""
-        check = self.check
-        ref = str(st.ref)
-        req = self.sym.labels.get(ref)
-        if (
-            st.args is None
-            or ref in self.sym.dropped
-            or not isinstance(req, ast.Require)
-            or req.overlay
-            or req.decisions
-            or len(st.args) != len(req.params)
-        ):
-            return lambda env: check(st, env)
-        args_f, cond = self._compile_args(st.args), self.compiled(req.cond)
-        names = [p.name for p in req.params]
-
-        def holds(env: dict[str, Any]) -> None:
-            if self.trace is None and cond(dict(zip(names, args_f(env), strict=True))):
-                if self.coverage is not None:
-                    self.coverage.requirement(ref, True)
-                return
-            check(st, env)
-
-        return holds
-
-    def _compile_set_keyed(
-        self,
-        d: ast.StateDecl,
-        value_f: Callable[[dict[str, Any]], Any],
-        args_f: Callable[[dict[str, Any]], tuple[Any, ...]],
-        plain: bool,
-        clause: str,
-    ) -> Callable[[dict[str, Any]], Any]:
-        """``set cell(args) = value``, the commonest statement: a cell set to the value it
-        holds returns at once (as ``write_state`` would, nothing forgotten)."""
-        write, name, missing = self._set_by, d.name, _MISSING
-
-        def set_keyed(env: dict[str, Any]) -> None:
-            value, key = value_f(env), args_f(env)
-            k = key if plain else args_key(key)
-            table = self.state.get(name)
-            if table is not None:
-                old = table.get(k, missing)
-                if old is not missing and old == value:
-                    return
-            write(clause, d, k, value)
-
-        return set_keyed
 
     def _set_by(self, clause: str, d: ast.StateDecl, k: Any, value: Any) -> None:
         """A cell written by a ``set`` of this clause (which the position names as its

@@ -18,6 +18,7 @@ from referee.budget import minus, plus, span_range, times
 from referee.compile.builtins import _builtin, _unique, args_key, forget_keys, key_of
 from referee.compile.coverage import Coverage
 from referee.compile.shown import SHOWN_VALUE, brief, show
+from referee.compile.source import body, expression, worth_it
 from referee.errors import Span, fail
 from referee.parse import ast
 from referee.resolve.purity import _derived_definitions, _pure_definitions
@@ -143,6 +144,8 @@ class Evaluator:
     # (expressions and statements alike)
     _code: dict[int, tuple[Any, Callable[[dict[str, Any]], Any]]] = field(default_factory=dict)
     _index: dict[int, tuple[Any, dict[Any, Any]]] = field(default_factory=dict)
+    # a definition's body as a function of its arguments, by its address (kept with it)
+    _bodies: dict[int, tuple[Any, Callable[[tuple[Any, ...]], Any]]] = field(default_factory=dict)
     # the nodes compiled that are not the spec's (a record's expect: keys): forgotten by reset
     _transient: list[int] = field(default_factory=list)
     # Standing rules (`whenever`): enforced after every state write once ``standing_on`` is
@@ -363,8 +366,14 @@ class Evaluator:
         self._depth += 1
         try:
             if isinstance(d, ast.Define):
-                env = {p.name: a for p, a in zip(d.params, args, strict=True)}
-                result = self.eval(d.body, env)
+                if self.reference:
+                    env = {p.name: a for p, a in zip(d.params, args, strict=True)}
+                    result = self.eval(d.body, env)
+                else:
+                    entry = self._bodies.get(id(d))
+                    if entry is None:
+                        entry = self._bodies[id(d)] = (d, body(self, d))
+                    result = entry[1](args)
             elif isinstance(d, ast.TableDecl):
                 result = self._lookup(d, args[0])
             elif isinstance(d, ast.Extern):
@@ -417,9 +426,13 @@ class Evaluator:
         """The closure that evaluates a node (made once; the node kept with it)."""
         entry = self._code.get(id(e))
         if entry is None:
-            entry = self._code[id(e)] = (e, self._compile(e))
             file = e.span.file
-            if file and not file.endswith(".rules"):  # a record's (an expect: key): not kept
+            # a record's (an expect: key) or the command line's: closures, and not kept
+            theirs = bool(file) and not file.endswith(".rules")
+            # the spec's own: Python source generated from the checked tree (source.py)
+            ours = not (theirs or self.reference) and worth_it(e)
+            entry = self._code[id(e)] = (e, expression(self, e) if ours else self._compile(e))
+            if theirs:
                 self._transient.append(id(e))
         return entry[1]
 
@@ -495,7 +508,8 @@ class Evaluator:
                 return read_keyed
             invoke, target = self._invoke, callee
             if isinstance(callee, ast.Define) and not (callee.overlay or callee.decisions):
-                return self._compile_kept_call(callee, args)
+                kept_call = self._kept_caller(callee)
+                return lambda env: kept_call(args(env))
             return lambda env: invoke(target, args(env))
         if isinstance(e, ast.BinOp):
             op = e.op
@@ -543,40 +557,44 @@ class Evaluator:
             fields = [(name, c(value)) for name, value in e.fields]
             return lambda env: {name: f(env) for name, f in fields}
         if isinstance(e, ast.Index):
-            of, index_f = c(e.obj), c(e.index)
-
-            def item(env: dict[str, Any]) -> Any:
-                o, i = of(env), index_f(env)
-                return self._by_name(o, i) if isinstance(i, str) else o[i]
-
-            return item
+            of, index_f, at = c(e.obj), c(e.index), self._item
+            return lambda env: at(of(env), index_f(env))
         return lambda env: self._eval_node(e, env)
 
-    def _compile_kept_call(
-        self, d: ast.Define, args: Callable[[dict[str, Any]], tuple[Any, ...]]
-    ) -> Callable[[dict[str, Any]], Any]:
-        """A call of a definition whose value is kept: looked up here, without the general
-        path, when nothing is being traced."""
+    def _item(self, o: Any, i: Any) -> Any:
+        """``o[i]``: an item of a list by its place, or of a collection by its name."""
+        return self._by_name(o, i) if isinstance(i, str) else o[i]
+
+    def _kept_caller(self, d: ast.Define) -> Callable[[tuple[Any, ...]], Any]:
+        """The call of a definition, given its arguments: a kept value is looked up here,
+        without the general path, when nothing is being traced."""
         derived = self._kept_kinds().get(d.name)
         invoke, invoke_kept, name = self._invoke, self._invoke_kept, d.name
         if derived is None:
-            return lambda env: invoke(d, args(env))
+            return lambda a: invoke(d, a)
         plain = self.plain_key(d.params)
 
-        def call(env: dict[str, Any]) -> Any:
-            a = args(env)
+        def call(a: tuple[Any, ...]) -> Any:
             if self.trace is not None and self._depth <= self.trace_depth:
                 return invoke(d, a)
             store = self._derived if derived else self._memo
             key = (name, a) if plain else (name, args_key(a))
-            if not self._reading:
-                try:
-                    hit = store.get(key)
-                except TypeError:  # an argument that cannot be a key
-                    hit = None
-                if hit is not None and not hit[2]:
-                    return hit[0]
-            return invoke_kept(d, a, store, key)
+            try:
+                hit = store.get(key)
+            except TypeError:  # an argument that cannot be a key
+                return invoke_kept(d, a, store, key)
+            if hit is None:
+                return invoke_kept(d, a, store, key)
+            # as _invoke_kept does with a kept value: its reads and reliances passed on
+            relied, reading = hit[2], self._reading
+            if relied:
+                self.relied |= relied
+            if reading:
+                outer = reading[-1]
+                outer[0].update(hit[1])
+                if relied:
+                    outer[1].update(relied)
+            return hit[0]
 
         return call
 

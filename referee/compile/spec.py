@@ -9,6 +9,7 @@ any other directory laid out the same way can be given instead.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import difflib
 import gc
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from referee import resources
+from referee.compile import source
 from referee.compile.execute import Interpreter
 from referee.compile.interp import TraceEntry
 from referee.data import cache
@@ -256,6 +258,10 @@ def load_spec(game_dir: Path | None = None, data_dir: Path | None = None) -> Spe
     key = _fingerprint(game_dir, data_dir)
     if key not in _CACHE:
         _CACHE[key] = _from_disk(game_dir, data_dir)
+        # The spec lasts as long as the process: its hundreds of thousands of objects are
+        # left out of the collector's passes from now on (each full pass over them, every
+        # ten or so games judged, found nothing to free and cost most of a game's judging).
+        gc.freeze()
     return _CACHE[key]
 
 
@@ -350,10 +356,12 @@ class _Unpickler(pickle.Unpickler):
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Python's cyclic garbage collector off for a while (as it was, after): unpickling a
     spec makes hundreds of thousands of objects, and each pass of the collector over them
-    finds nothing to free."""
+    finds nothing to free; judging a game makes fewer, but the collector's passes over the
+    objects that last (the game's state, the values kept) cost a quarter of the judging,
+    and find little: what judging leaves is freed as it goes, by its count of references."""
     was = gc.isenabled()
     gc.disable()
     try:
@@ -382,11 +390,12 @@ def _through_cache(game_dir: Path, data_dir: Path | None) -> Spec:
         places = _places(game_dir, data_dir)
     except (OSError, RefereeError):
         return _load(game_dir, data_dir)  # which says what is wrong with the files
+    _keep_compiled(f"code-{name.removeprefix('spec-')}")
     payload = cache.load(name)
     if payload is not None:
         try:
             # signed by this user's referee: see above
-            with _collector_paused():  # a tree of new objects, no garbage: nothing to look for
+            with collector_paused():  # a tree of new objects, no garbage: nothing to look for
                 cached = _Unpickler(io.BytesIO(payload), places, game_dir).load()
             if isinstance(cached, Spec):
                 return cached
@@ -403,6 +412,31 @@ def _through_cache(game_dir: Path, data_dir: Path | None) -> Spec:
         _Pickler(out, places, game_dir).dump(spec)
         cache.store(name, out.getvalue())
     return spec
+
+
+_COMPILED_ENTRIES: set[str] = set()
+
+
+def _keep_compiled(name: str) -> None:
+    """The Python code the rules were compiled to (source.py), read from the disk cache
+    entry ``name`` (signed, as the spec's own); and, at the process's end, what it compiled
+    that the entry did not hold written back, to the same cache folder only."""
+    if name in _COMPILED_ENTRIES:
+        return
+    _COMPILED_ENTRIES.add(name)
+    payload = cache.load(name)
+    if payload is not None:
+        source.take_compiled(payload)
+    folder = cache.cache_dir()
+
+    def store() -> None:
+        if cache.cache_dir() != folder or not cache.enabled():
+            return
+        code = source.compiled_code()
+        if code is not None:
+            cache.store(name, code)
+
+    atexit.register(store)
 
 
 def _load(game_dir: Path, data_dir: Path | None) -> Spec:

@@ -13,6 +13,7 @@ many candidates it refused and one refusal's message and numbers. Bounded: at mo
 
 from __future__ import annotations
 
+import itertools
 import random
 import signal
 import threading
@@ -37,6 +38,20 @@ MAX_SECONDS = 20.0  # time spent judging them, at most
 LISTED_REFUSALS = 6  # the clauses that refused an action, listed in its summary
 TOLD_KEPT = 3  # what the rules told of a legal event, kept, at most
 TOLD_CHARS = 300  # the length of each, at most
+
+
+_NONE = object()
+DRAWS = 4  # the samples of candidates that draw (see Mover._eval)
+
+
+class _Drawing(random.Random):
+    """A seeded source of chance that notes whether it was drawn from."""
+
+    drew = False
+
+    def shuffle(self, x: Any) -> None:
+        self.drew = True
+        super().shuffle(x)
 
 
 @dataclass
@@ -299,10 +314,18 @@ class Enumerator:
             interp.frame = top.vars
         # a draw the spec's candidates make (`shuffled`: dice, cards, blocks) is a sample, as
         # in `referee play`, from a seed of the position's event number: the same listing
-        # each time, and not only the lowest dice or the top of the deck
-        interp.chance = random.Random(self.index)
+        # each time, and not only the lowest dice or the top of the deck; candidates that
+        # draw are drawn again, up to DRAWS samples, so that a result the dice rarely give
+        # (a retreat from a melee) has a chance to be among them
+        # (taken in turn, one from each sample: a bound on those judged meets them all)
+        samples: list[list[Any]] = []
         try:
-            value = interp.eval(e, dict(env))
+            for k in range(DRAWS):
+                chance = _Drawing(self.index if k == 0 else f"{self.index}/{k}")
+                interp.chance = chance
+                samples.append(list(interp.eval(e, dict(env)) or []))
+                if not chance.drew:
+                    break
         except RefereeError as err:
             p = err.problems[0]
             return [], f"the spec's candidates of {allow.name} failed ({e.span}): {p.message}"
@@ -310,7 +333,8 @@ class Enumerator:
             return [], f"the spec's candidates of {allow.name} failed ({e.span}): {failure(err)}"
         finally:
             interp.chance = None  # what the referee judges is never random
-        return list(value or []), ""
+        taken = itertools.zip_longest(*samples, fillvalue=_NONE)
+        return [x for row in taken for x in row if x is not _NONE], ""
 
     def _unique(
         self, allow: ast.Allow, by: Any, listed: list[Any], base: dict[str, Any]

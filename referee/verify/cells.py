@@ -183,12 +183,14 @@ class StateModel(Translator):
             return z3.IntSort()
         if t.name == "bool":
             return z3.BoolSort()
+        if t.name == "text":
+            return z3.StringSort()
         d = self.sym.types.get(t.name)
         if isinstance(d, ast.EnumDecl):
             return self.enum_sort(t.name)[0]
         if isinstance(d, ast.RecordDecl) and d.from_data:
             return self.item_sort(d.from_data)[0]
-        raise Untranslatable(f"state of type {t}")
+        raise Untranslatable(f"a value of type {t}")
 
     def wrap(self, t: ast.TypeRef, term: Any) -> Any:
         d = self.sym.types.get(t.name)
