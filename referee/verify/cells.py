@@ -263,6 +263,7 @@ class StateModel(Translator):
             for i in range(self.bound(t.arg) if slots is None else slots):
                 c.present.append(array(f"{tag}.p{i}", z3.BoolSort()))
                 c.values.append(array(f"{tag}.v{i}", esort))
+            c.room = len(c.present)
         else:
             c.scalar = array(tag, self.sort_of(t))
         return c
@@ -364,13 +365,42 @@ class StateModel(Translator):
 
         if c.decl_type.name in ("list", "set"):
             assert isinstance(value, SList)
-            packed = self.pack(value, len(c.present), c.decl_type.arg)
+            many = len(value.slots)
+            if many > c.room:  # the model holds no longer list
+                self.assumptions.append(z3.Implies(g, self.size(value) <= c.room))
+            if len(c.present) < many <= self.GROW * c.room:
+                self.grow(c, many)
+            packed = self.fit(value, len(c.present), c.decl_type.arg)
             c.present = [store(a, p) for a, (p, _) in zip(c.present, packed, strict=False)]
             c.values = [
                 store(a, self.unwrap(v)) for a, (_, v) in zip(c.values, packed, strict=False)
             ]
         else:
             c.scalar = store(c.scalar, self.unwrap(value))
+
+    # A list cell takes a longer list (two joined) in as many slots, up to GROW times its
+    # room, rather than packing it into its room: the packed slots are chains of choices
+    # over the ranks that z3 reasons over far more slowly than the slots as they are.
+    GROW = 2
+
+    def grow(self, c: Cell, slots: int) -> None:
+        """More slots for a list cell, absent at every key."""
+        assert c.decl_type.arg is not None
+        esort = self.sort_of(c.decl_type.arg)
+        while len(c.present) < slots:
+            self.fresh += 1
+            value = z3.Const(f"slot~{self.fresh}", esort)
+            c.present.append(_everywhere(c.keys, z3.BoolVal(False)))
+            c.values.append(_everywhere(c.keys, value))
+
+    def fit(self, lst: SList, n: int, elem: ast.TypeRef | None = None) -> list[tuple[Any, Any]]:
+        """The list in n slots: as it is where it has no more (the slots it lacks absent),
+        else packed. A cell's list need not hold its present slots first: what reads it
+        counts them (see at, size), and one unpacked is lighter to reason over."""
+        if not lst.slots or len(lst.slots) > n:
+            return self.pack(lst, n, elem)
+        absent = [(z3.BoolVal(False), lst.slots[-1][1])] * (n - len(lst.slots))
+        return [*lst.slots, *absent]
 
     def pack(self, lst: SList, n: int, elem: ast.TypeRef | None = None) -> list[tuple[Any, Any]]:
         """The list in its first n slots, present ones first (the model holds no longer one)."""
@@ -620,6 +650,14 @@ class StateModel(Translator):
                 return self.data_list(item, path, ftype)
             return self.wrap(ftype, self.data_value(item, path, ftype))
         raise Untranslatable(f"the field {name} of a value that is not a record")
+
+
+def _everywhere(keys: list[z3.SortRef], v: Any) -> Any:
+    """The same value at every key (the value itself for a cell without keys)."""
+    if not keys:
+        return v
+    bound = [z3.FreshConst(k, "key") for k in keys]
+    return z3.Lambda(bound, v)
 
 
 def _known_slots(v: Any) -> SList:

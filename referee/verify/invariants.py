@@ -634,6 +634,8 @@ class InvariantProver(Counterexamples):
         assert isinstance(d, ast.StateDecl)
         old = tr.cell(name)
         new = tr.fresh_cell(name, d.type, old.keys)
+        if old.scalar is None:
+            tr.grow(new, len(old.present))  # as many slots as the old, grown by a write
         if old.scalar is not None:
             old.scalar = z3.If(fired, new.scalar, old.scalar)
         else:

@@ -59,6 +59,8 @@ class Cell:
     scalar: Any = None  # array or constant
     present: list[Any] = field(default_factory=list)
     values: list[Any] = field(default_factory=list)
+    # a list's most items in the model (its slots may be more: see StateModel.write_cell)
+    room: int = 0
 
 
 class Absent:
@@ -96,7 +98,7 @@ def item_keys(items: list[dict[str, Any]]) -> list[str]:
 
 
 def copy_cell(c: Cell) -> Cell:
-    return Cell(c.decl_type, c.keys, c.scalar, list(c.present), list(c.values))
+    return Cell(c.decl_type, c.keys, c.scalar, list(c.present), list(c.values), c.room)
 
 
 def term_bounds(
