@@ -761,6 +761,22 @@ def test_standing_rules_are_proved_and_an_overrun_that_destroys_nothing_fails(
     assert "hint:" not in out  # not a matter of z3's budget
 
 
+def test_lists_joined_into_a_cell_are_proved_over_as_they_are(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A list cell set to two lists joined (the Mori box's blocks added to Osaka's and to
+    the arrivals held there) takes them in as many slots, not packed into the cell's bound:
+    9.3/arrivals-stand proves, and join-the-defence is proved never to make it due (packed,
+    both were unknown at the default rlimit)."""
+    assert main(["prove", "--property", "9.3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    stand = next(ln for ln in lines if "  9.3/arrivals-stand " in ln)
+    assert "proved (" in stand and "after its body runs, it is no longer due" in stand
+    assert "it makes no rule due" in stand
+    joins = next(ln for ln in lines if "  9.3/join-the-defence " in ln)
+    assert "proved (" in joins and "; it may make due 7.4.2/overrun;" in joins
+
+
 def test_standing_rules_that_trigger_each_other_forever_do_not_settle(
     mini_game: Callable[[str], Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
