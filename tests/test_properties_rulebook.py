@@ -67,8 +67,7 @@ BREAKS = [
     (
         "mori-move-on-arrival",
         SPECIAL,
-        "    if l == mori_arrival and s == mori_owner() and size(mori_arrived) > 0 then mori_blocks_arrived()\n"
-        "    else []",
+        "    if s == mori_owner() then mori_arrived(l) else []",
         "    []",
         "7.3.1/moves-keep-the-rules",
         "legal",
