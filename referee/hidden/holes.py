@@ -76,9 +76,9 @@ def holes_of_event(sym: Symbols, ev: Event) -> list[Hole]:
     return out
 
 
-def _hole(index: int, path: Path, v: Any, top: ast.TypeRef, sym: Symbols) -> Hole:
+def _hole(index: int, path: Path, v: Any, top: ast.TypeRef, sym: Symbols, skip: int = 1) -> Hole:
     t = top
-    for p in path[1:]:
+    for p in path[skip:]:
         if isinstance(p, str):
             ft = field_type(sym, t, p)
             assert ft is not None
@@ -107,7 +107,7 @@ def holes_of_position(sym: Symbols, record: Record) -> list[Hole]:
                         keyed(x, depth + 1, path + (k,))
                 return
             for p, x in _walk(sym, v, d.type, path):
-                out.append(_hole(0, p, x, d.type, sym))
+                out.append(_hole(0, p, x, d.type, sym, len(path)))
 
         keyed(value, 0, ("position", "state", name))
     return out

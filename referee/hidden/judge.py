@@ -126,7 +126,12 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
         ref = Referee(spec, complete, merged)
         try:
             ref.start()
-            outcome = Search(spec, ref, record.events, holes, later, limits).run()
+            search = Search(spec, ref, record.events, holes, later, limits)
+            for h in at_start:  # what the position's holes fill depends on them
+                table = ref.interp.state.get(str(h.path[2]))
+                for key in table if isinstance(table, dict) else [None]:
+                    search.taint[(str(h.path[2]), key)] = frozenset({0})
+            outcome = search.run()
         finally:
             ref.release()
         judgement.judged += outcome.judged
@@ -134,6 +139,8 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
         position_choice = values
         if outcome.found or outcome.visible or outcome.bound:
             break
+    if outcome is not None and at_start and not (outcome.found or outcome.visible):
+        outcome.bound = outcome.bound or f"{POSITIONS} assignments of the position's hidden values"
     if outcome is None:
         judgement.reason = "no assignment of the position's hidden values to try"
         return judgement
