@@ -1,10 +1,11 @@
-"""Time and memory for the largest hostile records the limits accept (issue 12).
+"""Time and memory for the largest hostile inputs the limits accept (issues 12 and 33).
 
     python benchmarks/hostile.py [--quick]
 
-Each record is made in a temporary folder, judged by ``referee check`` in a process of its
-own, and reported with its wall time, its peak memory (the process's maximum resident
-size) and its exit code. The target: every one judged or refused in under 60 s and 1 GB.
+Each input is made in a temporary folder, given to the command it attacks (``referee
+check`` for a record, ``convert``, ``compare``, ``spec check``, ``prove``) in a process of its
+own, and reported with its wall time, its peak memory (the process's maximum resident size)
+and its exit code. The target: every one judged or refused in under 60 s and 1 GB.
 ``--quick`` makes each record a tenth as large.
 """
 
@@ -98,6 +99,53 @@ def records(folder: Path, size: int) -> list[tuple[str, Path, list[str]]]:
     ]
 
 
+HEAD = 'game g "G"\nprinting p "P" base\n'
+
+
+def round_three(folder: Path, size: int) -> list[tuple[str, Path, list[str]]]:
+    """Issue 33's families: each (title, the input, the command's words before the input)."""
+    rec = "game: sekigahara\n"
+    spec = folder / "dup"
+    spec.mkdir()
+    clause = 'clause 1.1 "One"\n  const c: int = 1\n  define f(): int = c + d\nend\n'
+    each = min(size, 2 * 1024 * 1024 - 4096)  # two files at the limit of one (4 MB in all)
+    fill(spec / "a.rules", HEAD, clause, "", each)
+    fill(spec / "b.rules", "", clause, "", each)
+    chain = folder / "chain"
+    chain.mkdir()
+    (chain / "rules.rules").write_text(
+        HEAD
+        + 'clause 1.1 "One"\n  define f(x: bool): bool = '
+        + " implies ".join(["x"] * 3_000)
+        + "\nend\n"
+    )
+    doubling = folder / "doubling"
+    doubling.mkdir()
+    calls = "".join(
+        f"  define f{k}(x: int): int = f{k - 1}(x) + f{k - 1}(x + 1)\n" for k in range(1, 21)
+    )
+    (doubling / "rules.rules").write_text(
+        HEAD
+        + 'clause 1.1 "One"\n  define f0(x: int): int = x + 1\n'
+        + calls
+        + '  property [big] "big": forall n: int in 0..3: f20(n) >= 0\nend\n'
+    )
+    return [
+        (
+            "item*9999 (notation)",
+            fill(folder / "r1.rec", rec, "T deal tokugawa*9999,maeda*9999\n", "", size // 1000),
+            ["check"],
+        ),
+        ("comment lines (convert)", fill(folder / "r2.rec", rec, "# c\n", "", size), ["convert"]),
+        ("a legal game (compare)", ROOT / "examples" / "full-game.yaml", ["compare"]),
+        ("repeated clause numbers", spec, ["spec", "check", "--spec"]),
+        ("3,000 implies (spec check)", chain, ["spec", "check", "--spec"]),
+        ("f calls g twice, 20 deep", doubling, ["prove", "--timeout", "1", "--spec"]),
+        ("the same, no --timeout", doubling, ["prove", "--spec"]),
+        ("--spec /proc", Path("/proc"), ["spec", "check", "--spec"]),
+    ]
+
+
 def huge_stack(path: Path) -> Path:
     """The rulebook's example of movement with forty blocks in Osaka: 2**40 groups."""
     text = (ROOT / "examples" / "movement-example.yaml").read_text()
@@ -123,7 +171,9 @@ def judge(path: Path, extra: list[str]) -> tuple[float, float, int]:
         command, extra = extra[i + 1], extra[:i] + extra[i + 2 :]
     stdin = "--stdin" in extra
     extra = [x for x in extra if x != "--stdin"]
-    argv = [sys.executable, "-m", "referee", command, *([] if stdin else [str(path)]), *extra]
+    # a command of several words (`spec check --spec`) takes the path after them
+    words = command.split()
+    argv = [sys.executable, "-m", "referee", *words, *([] if stdin else [str(path)]), *extra]
     start = time.perf_counter()
     saved = os.dup(0)
     try:
@@ -145,7 +195,12 @@ def main() -> int:
     print(f"{'record':<34} {'bytes':>12} {'seconds':>8} {'peak MB':>8} {'exit':>5}")
     worst = 0.0, 0.0
     with tempfile.TemporaryDirectory() as tmp:
-        for title, path, extra in records(Path(tmp), size):
+        cases = records(Path(tmp), size)
+        cases += [
+            (t, p, ["--command", " ".join(command)])
+            for t, p, command in round_three(Path(tmp), size)
+        ]
+        for title, path, extra in cases:
             with open(os.devnull, "w") as devnull:
                 saved = os.dup(1), os.dup(2)
                 os.dup2(devnull.fileno(), 1)
@@ -156,7 +211,9 @@ def main() -> int:
                     os.dup2(saved[0], 1)
                     os.dup2(saved[1], 2)
             worst = max(worst[0], seconds), max(worst[1], mb)
-            print(f"{title:<34} {path.stat().st_size:>12,} {seconds:>8.1f} {mb:>8.0f} {code:>5}")
+            files = list(path.glob("*.rules")) if path.is_dir() else [path]
+            size_of = sum(f.stat().st_size for f in files)
+            print(f"{title:<34} {size_of:>12,} {seconds:>8.1f} {mb:>8.0f} {code:>5}")
     print(f"worst: {worst[0]:.1f} s, {worst[1]:.0f} MB")
     return 0 if worst[0] < 60 and worst[1] < 1024 else 1
 

@@ -146,7 +146,7 @@ def check(
     or a mapping in every message (``<string>``, ``<mapping>`` by default). One record is
     judged under the command line's time limit (REFEREE_TIME_LIMIT, 50 s; on the main thread
     only). Raises RecordError (SpecError for ``game``)."""
-    spec = _game(game)
+    spec = _game(game, record)
     source = _source(record, name)
     try:
         v = _replay.check_one(
@@ -242,7 +242,7 @@ def compare(
 ) -> Comparison:
     """What each printing and overlay changes in a record, as ``referee compare`` says it;
     ``only`` keeps the variants of these printings or overlays. Raises RecordError."""
-    spec = _game(game)
+    spec = _game(game, record)
     source = _source(record, name)
     try:
         c = _compare.compare(spec, source, [only] if isinstance(only, str) else list(only))
@@ -359,7 +359,10 @@ def show(
     (``illegal`` says which). Raises RecordError, for an event number the record lacks too."""
     if at is not None and after is not None:
         raise ValueError("give at or after, not both")
-    spec = _game(game)
+    for flag, number in (("at", at), ("after", after)):
+        if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+            raise TypeError(f"{flag}: an event number (an int), not {type(number).__name__}")
+    spec = _game(game, record)
     source = _source(record, name)
     try:
         pos = _position.show_position(

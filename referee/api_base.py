@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from referee import resources
 from referee.compile.spec import Spec, find_game, load_spec
+from referee.data.limits import read_text
+from referee.data.source import MAX_DEPTH
 from referee.errors import RefereeError
-from referee.records.record import RecordText, Source
+from referee.records.record import MAX_RECORD_BYTES, RecordText, Source
 from referee.resolve.overlays import Choice, base_printing
 from referee.run import verdict as _verdict_data
 
@@ -126,8 +130,37 @@ def load_game(
     )
 
 
-def _game(game: Rules | str | os.PathLike[str] | None) -> Spec:
+def _game(game: Rules | str | os.PathLike[str] | None, record: object = None) -> Spec:
+    """The game asked for; not given, the bundled game the record names in its header (as
+    the command line chooses it: a notation record's sides and actions are its game's),
+    else the default game."""
+    if game is None and record is not None:
+        game = _named_game(record)
     return (game if isinstance(game, Rules) else load_game(game))._spec
+
+
+# a record's header naming its game: YAML or the notation (`game: NAME`), or JSON
+_GAME_NAMED = re.compile(r"^game:[ \t]*[\"']?([\w-]+)|\"game\"\s*:\s*\"([\w-]+)\"", re.M)
+
+
+def _named_game(record: object) -> str | None:
+    """The bundled game a record names, if it names one (else None: the default game, and
+    a record that cannot be read is said when it is judged)."""
+    if isinstance(record, Mapping):
+        named = record.get("game")
+    else:
+        if isinstance(record, str) and ("\n" in record or record.lstrip().startswith("{")):
+            text = record
+        elif isinstance(record, str | os.PathLike):
+            try:
+                text = read_text(Path(record), MAX_RECORD_BYTES, "record")
+            except (RefereeError, OSError, ValueError):
+                return None
+        else:
+            return None
+        found = _GAME_NAMED.search(text)
+        named = (found.group(1) or found.group(2)) if found else None
+    return named if isinstance(named, str) and named in resources.bundled_games() else None
 
 
 def _source(record: RecordInput, name: str | None) -> Source:
@@ -138,6 +171,14 @@ def _source(record: RecordInput, name: str | None) -> Source:
             text = json.dumps(record, indent=2, ensure_ascii=False, allow_nan=False, default=_plain)
         except (TypeError, ValueError) as err:
             problem = Problem(name or "<mapping>", 0, 0, f"the record is not plain data: {err}")
+            raise RecordError([problem]) from None
+        except RecursionError:  # far deeper than a record may nest (MAX_DEPTH levels)
+            problem = Problem(
+                name or "<mapping>",
+                0,
+                0,
+                f"the record is nested too deeply: a record nests at most {MAX_DEPTH} levels",
+            )
             raise RecordError([problem]) from None
         return RecordText(text + "\n", name or "<mapping>")
     # a text: lines, a JSON object, or binary data (no path holds a NUL byte)

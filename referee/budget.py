@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -45,21 +46,33 @@ def _time_up(signum: int, frame: Any) -> None:
     raise TimeUp
 
 
+# the deadlines (time.monotonic()) of the time limits running, the innermost last
+_DEADLINES: list[float] = []
+
+
 @contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
     """Raise TimeUp in this (main) thread once ``seconds`` have passed; nothing where
-    interval timers do not exist or off the main thread."""
+    interval timers do not exist or off the main thread. Inside another time limit, it
+    is the shorter of the two: a command's budget holds however its work is divided, and
+    the outer limit's timer runs on once the inner one is over."""
     try:
         old = signal.signal(signal.SIGALRM, _time_up)
     except (AttributeError, ValueError):  # no SIGALRM here, or not the main thread
         yield
         return
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    now = time.monotonic()
+    deadline = min([now + seconds, *_DEADLINES[-1:]])
+    _DEADLINES.append(deadline)
+    signal.setitimer(signal.ITIMER_REAL, max(deadline - now, 1e-3))
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        _DEADLINES.pop()
         signal.signal(signal.SIGALRM, old)
+        if _DEADLINES:  # the outer limit's time left (none left: it is up at once)
+            signal.setitimer(signal.ITIMER_REAL, max(_DEADLINES[-1] - time.monotonic(), 1e-3))
 
 
 def span_range(lo: Any, hi: Any, where: Span) -> tuple[int, ...]:

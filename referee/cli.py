@@ -25,6 +25,7 @@ from referee.commands.options import (
     _json_wanted,
     _Parser,
     _plain,
+    _safe_streams,
     _usage,
 )
 from referee.errors import Problem, RefereeError, Span
@@ -123,6 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    _safe_streams()
     _Parser.argv = list(sys.argv[1:] if argv is None else argv)
     given = _command_given(_Parser.argv)
     parser = build_parser([given] if given else [])

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from referee.text import clip, escape, shown, window
 
 MAX_MESSAGE = 500  # characters of a message or a hint
+MAX_PROBLEMS_SHOWN = 50  # problems rendered for people; then how many more there were
 SHOWN_FILE_BYTES = 16 * 1024 * 1024  # a file larger than this is not read to show its line
 
 
@@ -123,7 +124,13 @@ class RefereeError(Exception):
         return self.render()
 
     def render(self) -> str:
-        return "\n".join(p.render(self.sources) for p in self.problems)
+        """Every problem, as people read them: at most MAX_PROBLEMS_SHOWN, then how many
+        more there were (a spec of a thousand broken clauses is not a megabyte of text)."""
+        shown_ = [p.render(self.sources) for p in self.problems[:MAX_PROBLEMS_SHOWN]]
+        more = len(self.problems) - MAX_PROBLEMS_SHOWN
+        if more > 0:
+            shown_.append(f"... and {more:,} more problems (the first {MAX_PROBLEMS_SHOWN} shown)")
+        return "\n".join(shown_)
 
 
 def fail(span: Span, message: str, hint: str = "", clause: str = "") -> RefereeError:

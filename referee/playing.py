@@ -119,7 +119,7 @@ class Game:
         no_overlays: Iterable[str] = (),
         name: str | None = None,
     ) -> None:
-        spec = _game(game)
+        spec = _game(game, record_or_position)
         source = None if record_or_position is None else _source(record_or_position, name)
         self._source = source
         try:
@@ -356,7 +356,7 @@ def convert(
 ) -> str:
     """A record in the other form (YAML or JSON <-> the table notation), as ``referee
     convert`` writes it; ``to`` names the form wanted. Raises RecordError."""
-    spec = _game(game)
+    spec = _game(game, record)
     source = _source(record, name)
     try:
         return _convert(spec, source, to)

@@ -31,6 +31,21 @@ def test_a_directory_of_records(capsys: pytest.CaptureFixture[str]) -> None:
     assert output(capsys.readouterr().out)["summary"] == s
 
 
+def test_the_text_summary_counts_the_illegal_by_clause(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """In text, each result is kept as its text where it was judged: the clause its first
+    violation cites is kept with it, for the summary."""
+    illegal = sorted((EXAMPLES / "illegal").glob("*.yaml"))
+    assert main(["check", str(EXAMPLES / "illegal")]) == 1
+    out = capsys.readouterr().out.splitlines()
+    at = out.index("illegal, by the clause the first illegal event breaks:")
+    assert out[at - 1] == f"{len(illegal)} records: 0 legal, {len(illegal)} illegal, 0 bad input"
+    counts = {c: int(n) for c, n in (line.split() for line in out[at + 1 :])}
+    assert counts["7.3.3/within-allowance"] == 3
+    assert sum(counts.values()) == len(illegal)
+
+
 def test_legal_records_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for f in EXAMPLES.glob("*.yaml"):
         shutil.copy(f, tmp_path / f.name)

@@ -332,12 +332,16 @@ def test_a_bad_until(capsys: pytest.CaptureFixture[str]) -> None:
 # ------------------------------------------------------------------ --games
 
 
-GAMES = ("--games", "2", "--weeks", "1", "--only", "D-lc-uses", "D-mori-cost", "S-split")
+# seeds 1 and 2: each game changes its verdict both without D-lc-uses and without D-mori-cost
+GAMES = (
+    "--games", "2", "--seed", "1", "--weeks", "1",
+    "--only", "D-lc-uses", "D-mori-cost", "S-split",
+)  # fmt: skip
 
 
 def test_games_counted_by_variant(capsys: pytest.CaptureFixture[str]) -> None:
     g = run(capsys, *GAMES, "--format", "json")
-    assert (g["games"], g["seeds"], g["until"], g["events"]) == (2, [0, 1], "week > 1", 81)
+    assert (g["games"], g["seeds"], g["until"], g["events"]) == (2, [1, 2], "week > 1", 92)
     assert g["stopped"] == {"the condition to stop holds": 2}
     assert g["failed"] == []
     rows = [
@@ -345,8 +349,8 @@ def test_games_counted_by_variant(capsys: pytest.CaptureFixture[str]) -> None:
         for r in g["variants"]
     ]
     assert rows == [
-        ("without D-lc-uses", [0, 1], {"3.3/loyalty-pays": 2}, [], {}),
-        ("without D-mori-cost", [0, 1], {"7.1/stack-limit": 2}, [], {}),
+        ("without D-lc-uses", [1, 2], {"3.3/loyalty-pays": 2}, [], {}),
+        ("without D-mori-cost", [1, 2], {"7.1/stack-limit": 2}, [], {}),
         ("without S-split", [], {}, [], {}),
     ]
     assert [(r["verdict_changes"], r["outcome_changes"]) for r in g["variants"]] == [
@@ -358,7 +362,7 @@ def test_games_counted_by_variant(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_games_as_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, *GAMES) == [
-        "2 random legal game(s) (seeds 0 to 1, until week > 1; 81 events): 3 variants against"
+        "2 random legal game(s) (seeds 1 to 2, until week > 1; 92 events): 3 variants against"
         " printing gmt-later and the default overlays",
         "  variant              verdicts  most often (games)    outcomes  most often (games)",
         "  without D-lc-uses       2/2    3.3/loyalty-pays (2)     0/2",
@@ -368,18 +372,18 @@ def test_games_as_a_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_games_from_another_seed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """The seeds are those `referee play` plays: seed 5 is the game `play --seed 5` prints,
-    whose event 28 pays with a loyalty challenge card."""
-    argv = ("--games", "1", "--seed", "5", "--weeks", "1", "--only", "D-lc-uses")
+    """The seeds are those `referee play` plays: seed 6 is the game `play --seed 6` prints,
+    whose event 25 pays with a loyalty challenge card."""
+    argv = ("--games", "1", "--seed", "6", "--weeks", "1", "--only", "D-lc-uses")
     g = run(capsys, *argv, "--format", "json")
-    assert (g["seeds"], g["events"]) == ([5], 52)
-    assert g["variants"][0]["verdict_games"] == [5]
-    assert main(["play", "--seed", "5", "--weeks", "1"]) == 0
+    assert (g["seeds"], g["events"]) == ([6], 40)
+    assert g["variants"][0]["verdict_games"] == [6]
+    assert main(["play", "--seed", "6", "--weeks", "1"]) == 0
     record = tmp_path / "game.yaml"
     record.write_text(capsys.readouterr().out)
     c = run(capsys, str(record), "--only", "D-lc-uses", "--format", "json")
     assert [(d["index"], d["base"], d["other"], d["later"]) for d in c["differences"]] == [
-        (28, "legal", "illegal 3.3/loyalty-pays", 5)
+        (25, "legal", "illegal 3.3/loyalty-pays", 0)
     ]
 
 
@@ -400,7 +404,7 @@ def test_a_judgement_that_fails_is_said_and_the_others_counted(
     monkeypatch.setattr(compare_module, "check_record", check_record)
     assert main(["compare", *GAMES]) == 2
     assert capsys.readouterr().out.splitlines() == [
-        "2 random legal game(s) (seeds 0 to 1, until week > 1; 81 events): 3 variants against"
+        "2 random legal game(s) (seeds 1 to 2, until week > 1; 92 events): 3 variants against"
         " printing gmt-later and the default overlays",
         "  game seed 1 could not be judged under without D-mori-cost: the referee failed on it"
         " (ValueError: a stand-in for a bug)",

@@ -136,7 +136,9 @@ def test_random_games_on_the_scenarios_replay_as_legal(
     folder: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = ["--data", str(FOLDER / folder / "data")]
-    assert main(["play", "--game", "fierce-battle", "--seed", "0", *data]) == 0
+    # seed 1 ends in a win on every scenario (seed 0 draws on grid and mori since the
+    # decks, bags and dice are shuffled from the seed)
+    assert main(["play", "--game", "fierce-battle", "--seed", "1", *data]) == 0
     path = tmp_path / "game.yaml"
     path.write_text(capsys.readouterr().out)
     code, out = _check(path, capsys, *data)

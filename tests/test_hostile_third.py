@@ -62,7 +62,8 @@ def test_a_key_the_rules_fail_on_is_said_at_the_key(
 @pytest.mark.parametrize(
     ("key", "says"),
     [
-        ("+".join(["1"] * 400), "expect: an expression nested too deeply to check"),
+        # refused as it is parsed since issue 33 (each `+` of a chain a level), not checked
+        ("+".join(["1"] * 400), "expect: an expression nested too deeply to parse"),
         ("not " * 600 + "true", "expect: an expression nested too deeply to parse"),
         ("1" * 5000, "expect: a number of more than 100 digits"),
         ("1" * 101 + " > 0", "expect: a number of more than 100 digits"),

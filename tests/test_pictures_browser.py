@@ -275,7 +275,7 @@ def test_fierce_battle_s_page_draws_its_hex_board(
     assert covered(page, steps) == {}
     # zones of control on request: hidden, then shown by the switch, and by the Z key
     page.keyboard.press("Home")
-    zone = page.locator("#step g.zones g.zone").first
+    zone = page.locator("#zones-slot g.zones g.zone").first  # under the hexes' names
     assert not zone.is_visible()
     page.check("#zones")
     assert zone.is_visible()

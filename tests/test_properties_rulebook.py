@@ -43,8 +43,8 @@ BREAKS = [
     (
         "leadership-never-counted",
         MOVE,
-        "let leadership = leadership_at(from, active)",
-        "let leadership = false",
+        "let leadership = leadership_used(from, active, declared,",
+        "let leadership = false and leadership_used(from, active, declared,",
         "7.3.1/a-bonus-is-counted",
         "refused",
     ),
@@ -67,7 +67,8 @@ BREAKS = [
     (
         "mori-move-on-arrival",
         SPECIAL,
-        "    if l == mori_arrival and s == mori_owner() then mori_arrived else []",
+        "    if l == mori_arrival and s == mori_owner() and size(mori_arrived) > 0 then mori_blocks_arrived()\n"
+        "    else []",
         "    []",
         "7.3.1/moves-keep-the-rules",
         "legal",

@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -225,6 +226,17 @@ def verdict(v: Any) -> str:
 
 def judge_records(game_dir: Path | None, change: Change, tmp: Path) -> list[str]:
     """Each record's verdict under the spec in game_dir (None: the real, bundled spec)."""
+    paths = []
+    for i, r in enumerate(change.records, 1):
+        path = tmp / f"{change.id}-{i}.yaml"
+        path.write_text(yaml.safe_dump(r.record, sort_keys=False), encoding="utf-8")
+        paths.append(path)
+    return judge_files(game_dir, paths)
+
+
+def judge_files(game_dir: Path | None, paths: list[Path]) -> list[str]:
+    """Each record file's verdict under the spec in game_dir (None: the real one); a record
+    that names a printing or overlays (a counterexample prove wrote) is judged under them."""
     from referee.compile.spec import load_spec
     from referee.errors import RefereeError
     from referee.resolve.overlays import Choice
@@ -232,9 +244,7 @@ def judge_records(game_dir: Path | None, change: Change, tmp: Path) -> list[str]
 
     spec = load_spec(game_dir) if game_dir else load_spec()
     out = []
-    for i, r in enumerate(change.records, 1):
-        path = tmp / f"{change.id}-{i}.yaml"
-        path.write_text(yaml.safe_dump(r.record, sort_keys=False), encoding="utf-8")
+    for path in paths:
         try:
             out.append(verdict(check_one(spec, path, Choice(), False, offer=False)))
         except RefereeError as err:
@@ -242,8 +252,21 @@ def judge_records(game_dir: Path | None, change: Change, tmp: Path) -> list[str]
     return out
 
 
-def judge(source: Path, game_dir: Path, prove: bool, prove_timeout: float = 60) -> None:
-    """Judge one change already written into game_dir, printing one JSON line per stage."""
+def judge(
+    source: Path,
+    game_dir: Path,
+    prove: bool,
+    prove_timeout: float = 0,
+    properties: tuple[str, ...] = (),
+    then_all: bool = False,
+) -> None:
+    """Judge one change already written into game_dir, printing one JSON line per stage.
+    With ``then_all``, the properties named are only tried first: where none of them fails,
+    every property is proved (the same answer as proving all at once, sooner where one of
+    the first fails).
+    prove runs under its own budget of z3's work (the same answer at any load), with a time
+    limit a solver call only where ``prove_timeout`` is given, and on ``properties`` alone
+    where they are named."""
 
     def say(**kw: Any) -> None:
         print(json.dumps(kw), flush=True)
@@ -258,14 +281,29 @@ def judge(source: Path, game_dir: Path, prove: bool, prove_timeout: float = 60) 
         broken = judge_records(game_dir, change, Path(tmp))
     say(stage="records", real=real, broken=broken)
     if prove:
-        code, out = _quiet(["prove", "--spec", str(game_dir), "--timeout", str(prove_timeout)])
-        status = _statuses(out)
+        with tempfile.TemporaryDirectory(prefix="break-cx-") as cx:
+            cmd = ["prove", "--spec", str(game_dir), "--counterexample-dir", cx]
+            cmd += ["--timeout", str(prove_timeout)] if prove_timeout else []
+            code, out = _quiet(cmd + [f"--property={p}" for p in properties])
+            status = _statuses(out)
+            if then_all and properties and "failed" not in status.values() and code in (0, 1):
+                code, out = _quiet(cmd)
+                status = _statuses(out)
+            # each counterexample written (a step property's), replayed under both specs
+            written = sorted(Path(cx).glob("*.yaml"))
+            replays = [
+                {"record": f.name, "broken": b, "real": r}
+                for f, b, r in zip(
+                    written, judge_files(game_dir, written), judge_files(None, written), strict=True
+                )
+            ]
         say(
             stage="prove",
             code=code,
             failed=[p for p, s in status.items() if s == "failed"],
             unsure=[f"{p} {s}" for p, s in status.items() if s in ("unknown", "skipped")],
             why="" if code in (0, 1) else _first_line(out),
+            replays=replays,
         )
 
 
@@ -293,7 +331,24 @@ class Result:
     # skipped), timeout, error, not run
     prove: str = "not run"
     properties: list[str] = field(default_factory=list)  # those that failed (or were unsure)
+    # the counterexamples prove wrote (a step property's), each replayed: the record's file,
+    # its verdict under the broken spec, and under the real one
+    replays: list[dict[str, str]] = field(default_factory=list)
     seconds: float = 0.0
+
+    @property
+    def replayed(self) -> list[str]:
+        """The counterexamples judged otherwise under the broken spec and the real one: an
+        invariant's misses its expectation under the broken spec; a property's after an action
+        (which reads the position before the event, and no expect: states) is allowed by the
+        broken spec and refused by the real one; neither fails to load."""
+        return [
+            r["record"]
+            for r in self.replays
+            if r["real"] != r["broken"]
+            and not (r["real"] + r["broken"]).startswith("error")
+            and not r["broken"].startswith("error")
+        ]
 
     @property
     def as_stated(self) -> bool:
@@ -330,13 +385,23 @@ class Result:
             ],
             "prove": self.prove,
             "properties": self.properties,
+            "replays": self.replays,
+            "replayed": self.replayed,
             "why": self.why,
             "seconds": round(self.seconds, 1),
         }
 
 
-def run_change(change: Change, prove: bool, timeout: float, prove_timeout: float = 60) -> Result:
-    """One change, judged in a process of its own under a time limit."""
+def run_change(
+    change: Change,
+    prove: bool,
+    timeout: float,
+    prove_timeout: float = 0,
+    properties: tuple[str, ...] = (),
+    then_all: bool = False,
+) -> Result:
+    """One change, judged in a process of its own under a time limit; with ``properties``,
+    prove runs on those alone (a change is caught when one of them fails)."""
     started = time.monotonic()
     result = Result(change)
     with tempfile.TemporaryDirectory(prefix="break-") as tmp:
@@ -344,6 +409,9 @@ def run_change(change: Change, prove: bool, timeout: float, prove_timeout: float
         cmd = [sys.executable, str(Path(__file__).resolve()), "--judge", change.source]
         cmd += ["--game-dir", str(game_dir), "--prove-timeout", str(prove_timeout)]
         cmd += [] if prove else ["--no-prove"]
+        for p in properties:
+            cmd += ["--property", p]
+        cmd += ["--then-all"] if then_all else []
         env = {**os.environ, "REFEREE_NO_CACHE": "1", "PYTHONPATH": str(ROOT)}
         try:
             done = subprocess.run(
@@ -363,6 +431,7 @@ def run_change(change: Change, prove: bool, timeout: float, prove_timeout: float
             # caught: a property failed; unsure: none failed, but some were unknown or
             # skipped (not a catch: the answer may depend on the machine's load)
             result.properties = ln["failed"] or ln["unsure"]
+            result.replays = ln.get("replays", [])
             result.prove = "caught" if ln["failed"] else "unsure" if ln["unsure"] else "missed"
             if ln["why"]:
                 result.prove, result.why = "error", f"prove: {ln['why']}"
@@ -391,6 +460,8 @@ def summary(results: list[Result], proved: bool) -> str:
     if proved:
         caught = sum(r.prove == "caught" for r in results)
         line += f", {caught} caught by prove ({n - caught} missed)"
+        shown = sum(r.prove == "caught" and bool(r.replayed) for r in results)
+        line += f", {shown} of them with a counterexample record that replays to the miss"
     return line
 
 
@@ -402,6 +473,8 @@ def render_text(results: list[Result], proved: bool) -> str:
         tail = f"  prove: {r.prove}" if proved else ""
         if r.properties:
             tail += f" ({', '.join(r.properties)})"
+        if r.replays:
+            tail += f"; {len(r.replayed)} of {len(r.replays)} counterexample(s) replay"
         lines.append(f"{c.id:<32} {c.clause:<7} {c.kind:<11} verdicts {state}{tail}")
         if r.why:
             lines.append(f"    {r.why}")
@@ -446,6 +519,8 @@ def render_markdown(results: list[Result], proved: bool) -> str:
     for r in results:
         c = r.change
         said = r.prove + (f": {', '.join(r.properties)}" if r.properties else "")
+        if r.replays:
+            said += f" ({len(r.replayed)} of {len(r.replays)} counterexample records replay)"
         lines.append(f"| {c.id} | {c.clause} | {c.kind} | {_cell(c.description)} | {said} |")
     return "\n".join(lines)
 
@@ -463,10 +538,26 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--prove-timeout",
         type=float,
-        default=60,
-        help="prove's --timeout, seconds a property (default 60: a loaded machine answers"
-        " unknown under prove's own 10)",
+        default=0,
+        help="prove's --timeout, seconds a solver call may take (default none: prove's budget"
+        " is z3's work, the same answer at any load)",
     )
+    p.add_argument(
+        "--property",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="prove only this property (clause/label, or a clause), repeatable: a change is"
+        " caught when one of them fails",
+    )
+    p.add_argument(
+        "--likely-first",
+        action="store_true",
+        help="for each change, prove first the properties likely to catch it (those whose proof"
+        " of the real spec read a name its edit changes, and its clause's), then, where none"
+        " fails, every property: the same figure as proving all, sooner",
+    )
+    p.add_argument("--then-all", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--suite", type=Path, default=SUITE, help="the folder of entries")
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     p.add_argument(
@@ -479,7 +570,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game-dir", type=Path, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.judge:
-        judge(args.judge, args.game_dir, not args.no_prove, args.prove_timeout)
+        judge(
+            args.judge,
+            args.game_dir,
+            not args.no_prove,
+            args.prove_timeout,
+            tuple(args.property),
+            args.then_all,
+        )
         return 0
     if args.jobs < 1:
         p.error("--jobs must be at least 1")
@@ -504,9 +602,21 @@ def main(argv: list[str] | None = None) -> int:
         show(args.format, results, any(r.prove != "not run" for r in results))
         return 0
     proving = not args.no_prove
+    if args.likely_first and args.property:
+        p.error("--likely-first chooses the properties itself: give it without --property")
+    reads = real_reads() if proving and args.likely_first else {}
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [
-            pool.submit(run_change, c, proving, args.timeout, args.prove_timeout) for c in chosen
+            pool.submit(
+                run_change,
+                c,
+                proving,
+                args.timeout,
+                args.prove_timeout,
+                likely(c, reads) if reads else tuple(args.property),
+                bool(reads),
+            )
+            for c in chosen
         ]
         results = []
         for i, f in enumerate(futures, 1):
@@ -525,6 +635,32 @@ def main(argv: list[str] | None = None) -> int:
     bad = any(not (r.as_stated and r.verdict_changing) for r in results)
     missed = proving and any(r.prove != "caught" for r in results)
     return 1 if bad or missed else 0
+
+
+def real_reads() -> dict[str, set[str]]:
+    """What each property's proof of the real spec read (prove's JSON ``reads``), by the
+    property's clause/label: one run of prove."""
+    code, out = _quiet(["prove", "--format", "json"])
+    if code not in (0, 1):
+        raise SystemExit(f"break_rules: prove of the real spec failed: {_first_line(out)}")
+    runs = json.JSONDecoder().raw_decode(out[out.index("{") :])[0]["result"]["runs"]
+    return {
+        f"{p['clause']}/{p['label']}": {r.split(" [")[0] for r in p["reads"]}
+        for p in runs[0]["properties"]
+    }
+
+
+def likely(change: Change, reads: dict[str, set[str]]) -> tuple[str, ...]:
+    """The properties likely to catch a change: those of its clause, and those whose proof
+    read a name its edit's old or new text holds (a hint only: --then-all proves the rest)."""
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", change.old + " " + change.new))
+    return tuple(
+        sorted(
+            c
+            for c, names in reads.items()
+            if c.split("/")[0] == change.clause or words & {n.split("/")[-1] for n in names}
+        )
+    )
 
 
 def show(form: str, results: list[Result], proving: bool) -> None:
@@ -559,6 +695,7 @@ def load_results(path: Path, changes: list[Change]) -> list[Result]:
                 broken=[r["got"][1] for r in got["records"]],
                 prove=got["prove"],
                 properties=got["properties"],
+                replays=got.get("replays", []),
                 seconds=got["seconds"],
             )
         )

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from referee.commands.loading import _load
+from referee.commands.loading import _load, budgeted
 from referee.commands.options import (
     EXIT_BAD_INPUT,
     EXIT_ILLEGAL,
@@ -78,6 +78,13 @@ def arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    first = args.records[0]
+    if len(args.records) == 1 and (is_stdin(first) or not first.is_dir()):
+        return budgeted(first, "judging", lambda: _check(args))  # one record, one budget
+    return _check(args)
+
+
+def _check(args: argparse.Namespace) -> int:
     spec = _load(args, args.records[0] if len(args.records) == 1 else None)
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
     explain, trace = args.explain or args.verbose, args.trace or args.verbose
@@ -96,15 +103,12 @@ def cmd_check(args: argparse.Namespace) -> int:
                 print(s.text(), file=sys.stderr)
         raise RefereeError([Problem(Span(str(args.records[0]), 0, 0), "no records here")])
     progress = _progress(args) and len(paths) >= 20
-    results = check_many(spec, paths, choice, args.all, progress, offer=True)
-    if _json_wanted(args):
+    every = len(paths) <= 20 or args.verbose
+    as_text = None if _json_wanted(args) else (explain, trace, every)
+    results = check_many(spec, paths, choice, args.all, progress, offer=True, as_text=as_text)
+    if as_text is None:
         _emit(args, _checked(results, skipped), "")
-    else:
-        for r in results:
-            if r.verdict is not None:
-                r.verdict.explain = r.verdict.explain or explain
-                r.verdict.show_trace = trace
-        every = len(results) <= 20 or args.verbose
+    else:  # each result kept as its text, where it was judged
         shown_ = [r.text() for r in results if r.status != "legal" or every]
         total = render_summary(summary(results, skipped))
         _say(args, "\n".join([*shown_, *(s.text() for s in skipped), total]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from referee.commands.loading import _load
+from referee.commands.loading import _load, budgeted
 from referee.commands.options import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -78,6 +78,13 @@ def arguments(p: argparse.ArgumentParser) -> None:
     _common(p)
 
 
+def _compare(args: argparse.Namespace) -> int:
+    spec = _load(args, args.record)
+    result = compare(spec, args.record, args.only)
+    _emit(args, result.as_json(), render_comparison(result, args.verbose))
+    return EXIT_OK
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     problem = ""
     # `compare --only ID... RECORD`: the record, named like no variant, is not an ID
@@ -100,11 +107,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         problem = "give --until or --weeks, not both"
     if problem:
         return _usage(args, problem)
+    if args.games is None:  # one record, one budget for every variant
+        return budgeted(args.record, "comparing the record", lambda: _compare(args))
     spec = _load(args, args.record)
-    if args.games is None:
-        result = compare(spec, args.record, args.only)
-        _emit(args, result.as_json(), render_comparison(result, args.verbose))
-        return EXIT_OK
     until = _until(args, spec)
     seed = args.seed or 0
     seeds = list(range(seed, seed + args.games))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from referee.commands.loading import _load, _record_io, _write_out
+from referee.commands.loading import _load, _record_io, _write_out, budgeted
 from referee.records.notation_write import convert
 
 HELP = (
@@ -35,6 +35,7 @@ def arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    spec = _load(args, args.record)
-    text = convert(spec, args.record, args.to)
+    text = budgeted(
+        args.record, "converting", lambda: convert(_load(args, args.record), args.record, args.to)
+    )
     return _write_out(args, text, "convert")

@@ -8,6 +8,7 @@ import argparse
 from referee.commands.loading import _load
 from referee.commands.options import EXIT_OK, _common, _emit
 from referee.explainer.topics import explain_topic, render_topic
+from referee.text import escape
 
 HELP = (
     "Explain one topic. Tried in this order, the first that matches is shown and the\n"
@@ -53,5 +54,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if args.verbose:  # every other thing the topic names, in full
         others = [render_topic(explain_topic(spec, a["ask"])) for a in x.get("also", [])]
         text = "\n\n".join([text, *others])
+    # a spec given by the user may hold escape sequences and bidi marks in its titles,
+    # summaries and source: every line escaped, as `clauses` escapes a title
+    text = "\n".join(escape(line) for line in text.split("\n"))
     _emit(args, x, text)
     return EXIT_OK

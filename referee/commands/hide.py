@@ -7,7 +7,7 @@ import json
 from functools import partial
 from pathlib import Path
 
-from referee.commands.loading import _load, _record_io, _write_out
+from referee.commands.loading import _load, _record_io, _write_out, budgeted
 from referee.data.source import parse_document
 from referee.errors import Problem, RefereeError
 from referee.records.notation import is_notation
@@ -54,6 +54,13 @@ def arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_hide(args: argparse.Namespace) -> int:
+    # one record, one time limit, read once (as check, show and convert read it)
+    text = budgeted(args.record, "hiding", lambda: _hidden(args))
+    return _write_out(args, text, "hide")
+
+
+def _hidden(args: argparse.Namespace) -> str:
+    """The record as the side --view names saw it, in the form --to asks for."""
     spec = _load(args, args.record)
     read = partial(notation_document, spec) if is_notation(args.record) else None
     record = load_record(args.record, spec.game_dir.parent / "schema", read)
@@ -78,4 +85,4 @@ def cmd_hide(args: argparse.Namespace) -> int:
         text = to_notation(spec, parse_document(as_yaml(hidden), name), [])
     else:
         text = as_yaml(hidden)
-    return _write_out(args, text, "hide")
+    return text

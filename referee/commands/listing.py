@@ -8,6 +8,9 @@ from pathlib import Path
 
 from referee.commands.loading import _load
 from referee.commands.options import _SPEC_BAD, EXIT_OK, _common, _emit, _plain, _say
+from referee.data.limits import read_bytes
+from referee.data.walk import walk
+from referee.errors import RefereeError
 from referee.explainer.clauses import (
     clauses_table,
     game_option,
@@ -58,17 +61,8 @@ def cmd_overlays(args: argparse.Namespace) -> int:
     if args.format == "json":
         _emit(args, rows, "")
         return EXIT_OK
-    # the records and tests that mention each overlay: those of the project the command is
-    # run in (its examples/ and tests/ folders), the bundled spec's when run in a checkout
-    root = Path.cwd()
-    cases: dict[str, list[str]] = {}
-    for folder in ("examples", "tests"):
-        for f in sorted((root / folder).rglob("*")):
-            if f.suffix in (".yaml", ".py") and f.is_file():
-                text = f.read_text(encoding="utf-8", errors="replace")
-                for r in rows:
-                    if r["id"] in text:
-                        cases.setdefault(r["id"], []).append(str(f.relative_to(root)))
+    wanted = args.format == "markdown" or args.verbose
+    cases = _cases([r["id"] for r in rows]) if wanted else {}
     if args.format == "markdown":
         _plain(args, render_overlays(rows, cases, game_option(spec)))
         return EXIT_OK
@@ -85,3 +79,30 @@ def cmd_overlays(args: argparse.Namespace) -> int:
                 lines.append(f"    cases: {', '.join(cases[r['id']])}")
     _say(args, "\n".join(shown(line, 10 * MAX_SHOWN) for line in lines))
     return EXIT_OK
+
+
+MAX_CASE_FILES = 10_000  # files looked at for the cases that mention an overlay
+MAX_CASE_BYTES = 1024 * 1024  # a larger file is passed over
+
+
+def _cases(ids: list[str]) -> dict[str, list[str]]:
+    """The records and tests that mention each overlay, for the rulings page and -v: those of
+    the project the command is run in (its examples/ and tests/ folders; the bundled spec's
+    when run at the top of a checkout). Found as a batch finds records (no link followed
+    out, no folder deeper than the walk goes), at most MAX_CASE_FILES files of at most
+    MAX_CASE_BYTES each; what cannot be read is passed over."""
+    root = Path.cwd()
+    cases: dict[str, list[str]] = {}
+    files: list[Path] = []
+    for folder in ("examples", "tests"):
+        if (root / folder).is_dir() and not (root / folder).is_symlink():
+            files += walk(root / folder, (".yaml", ".py"), [])
+    for f in files[:MAX_CASE_FILES]:
+        try:
+            text = read_bytes(f, MAX_CASE_BYTES).decode("utf-8", errors="replace")
+        except RefereeError:
+            continue
+        for oid in ids:
+            if oid in text:
+                cases.setdefault(oid, []).append(str(f.relative_to(root)))
+    return cases

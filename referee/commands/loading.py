@@ -8,17 +8,26 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from referee import resources
-from referee.commands.options import EXIT_BAD_INPUT, EXIT_OK, _game_option
+from referee.budget import within_limit
+from referee.commands.options import EXIT_BAD_INPUT, EXIT_OK, _game_option, _out
 from referee.compile.spec import SPEC_ROOT, Spec, bundled_game, load_spec
-from referee.data.limits import read_text
+from referee.data.write import write_file
 from referee.errors import Problem, RefereeError, Span
 from referee.records.notation import is_notation
-from referee.records.record import MAX_RECORD_BYTES, is_stdin, load_record
+from referee.records.record import (
+    is_stdin,
+    load_record,
+    read_once,
+    record_name,
+    record_text,
+)
 from referee.run.play import as_yaml
+from referee.text import shown
 
 
 def _game_of(record: object) -> str | None:
@@ -27,15 +36,25 @@ def _game_of(record: object) -> str | None:
         return None
     try:
         if is_notation(record):  # its header, up to the first event: `game: NAME`
-            head = re.search(
-                r"^game:[ \t]*(\S+)", read_text(record, MAX_RECORD_BYTES, "record"), re.M
-            )
+            head = re.search(r"^game:[ \t]*(\S+)", record_text(record), re.M)
             game = head.group(1) if head else ""
         else:
             game = load_record(record, SPEC_ROOT / "schema").game
     except RefereeError:
         return None  # said when the record is judged
     return game if game in resources.bundled_games() else None
+
+
+_T = TypeVar("_T")
+
+
+def budgeted(record: object, doing: str, work: Callable[[], _T]) -> _T:
+    """A command's ``work`` on one record under one time limit (REFEREE_TIME_LIMIT), from
+    the record's first reading (to learn its game) to its last verdict, each record file
+    read once."""
+    name = record_name(record) if isinstance(record, (str, Path)) else "<command line>"
+    with read_once():
+        return within_limit(work, name, doing, "REFEREE_TIME_LIMIT sets the limit, in seconds")
 
 
 def _load(args: argparse.Namespace, record: object = None) -> Spec:
@@ -88,13 +107,18 @@ def _record_io(p: argparse.ArgumentParser) -> None:
 
 
 def _write_out(args: argparse.Namespace, text: str, command: str) -> int:
-    """Write a command's text to -o OUT, else to standard output; its exit code."""
+    """Write a command's text to -o OUT (a regular file: a FIFO or a device there is refused,
+    never waited on), else to standard output under any encoding; its exit code. The path
+    is echoed escaped."""
     if args.output is None:
-        print(text, end="")
+        _out(text)
         return EXIT_OK
     try:
-        args.output.write_text(text, encoding="utf-8")
-    except OSError as err:
-        print(f"referee {command}: cannot write {args.output}: {err.strerror}", file=sys.stderr)
+        write_file(args.output, text)
+    except RefereeError as err:
+        (problem,) = err.problems
+        hint = f"\n  hint: {problem.hint}" if problem.hint else ""
+        said = f"referee {command}: cannot write {shown(str(args.output))}: {problem.message}"
+        print(said + hint, file=sys.stderr)
         return EXIT_BAD_INPUT
     return EXIT_OK

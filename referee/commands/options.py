@@ -4,6 +4,7 @@ the JSON envelope); light to import: the top parser needs it for --help."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from referee.errors import Problem, RefereeError, Span
 from referee.output import dumps, envelope
 from referee.style import paint, wanted
+from referee.text import MAX_SHOWN, shown
 
 if TYPE_CHECKING:
     from referee.compile.spec import Spec
@@ -44,6 +46,7 @@ class _Parser(argparse.ArgumentParser):
     argv: Sequence[str] = ()  # the command line being parsed (set by main)
 
     def error(self, message: str) -> Any:  # argparse's own exit code is 2 too; keep the wording
+        message = shown(message, 10 * MAX_SHOWN)  # the arguments it echoes are the user's
         argv = list(_Parser.argv)
         wants_json = any(
             a == "--format=json" or (a == "--format" and argv[i + 1 : i + 2] == ["json"])
@@ -150,7 +153,33 @@ _SPEC_BAD = "2  bad input or usage: a spec or data file that does not load, a ba
 def _plain(args: argparse.Namespace, text: str) -> None:
     """Output as it is (data, markdown): nothing with -q."""
     if not args.quiet:
-        print(text)
+        _out(text + "\n")
+
+
+def _out(text: str) -> None:
+    """Data on standard output as it is; in UTF-8 where the stream's encoding cannot carry
+    it (PYTHONIOENCODING=ascii, say): a record, a page, a picture are UTF-8 by their form."""
+    stream = sys.stdout
+    try:
+        text.encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        buffer = getattr(stream, "buffer", None)
+        if buffer is not None:
+            stream.flush()
+            buffer.write(text.encode("utf-8", "backslashreplace"))
+            buffer.flush()
+            return
+    stream.write(text)
+
+
+def _safe_streams() -> None:
+    """Text for people that the streams' encoding cannot carry is written as escapes
+    (``\\xe9``), never an error: standard output and standard error alike."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
 
 
 def _say(args: argparse.Namespace, text: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections import Counter
 from pathlib import Path
@@ -14,6 +15,7 @@ from referee.commands.options import (
     _emit,
     _game_option,
     _games_problem,
+    _out,
     _progress,
     _turns_option,
     _until,
@@ -21,6 +23,7 @@ from referee.commands.options import (
 )
 from referee.compile.coverage import Coverage
 from referee.compile.spec import Spec
+from referee.data.write import Folder
 from referee.run.batch import expand
 from referee.run.coverage import render as render_coverage
 from referee.run.coverage import table as coverage_table
@@ -64,6 +67,11 @@ def arguments(p: argparse.ArgumentParser) -> None:
         "--out", type=Path, metavar="DIR", help="write each game to DIR/game-SEED.yaml (or .json)"
     )
     p.add_argument(
+        "--replace",
+        action="store_true",
+        help="with --out: write over files of the same names (else they are refused)",
+    )
+    p.add_argument(
         "--coverage",
         action="store_true",
         help="print how often the games reached each requirement, action and step of the spec",
@@ -91,6 +99,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         problem = "--from: no record found there"
     if (args.games > 1 or len(starts) > 1) and args.out is None and not args.coverage:
         problem = "--games N needs --out DIR (or --coverage) for more than one game"
+    if args.replace and args.out is None:
+        problem = "--replace goes with --out DIR"
     if problem:
         return _usage(args, problem)
     spec = _load(args, starts[0] if starts else None)
@@ -102,19 +112,37 @@ def cmd_play(args: argparse.Namespace) -> int:
         start = starts[0] if starts else None
         game = play(spec, args.seed, until, explore=args.explore, start=start)
         if not args.quiet:
-            print(_as_text(game.record(spec, args.seed), args.format), end="")
+            _out(_as_text(game.record(spec, args.seed), args.format))
         if args.verbose:  # the record is the output: the rest goes beside it
             print(
                 f"seed {args.seed}: {len(game.events)} events; stopped: {game.stopped}",
                 file=sys.stderr,
             )
         return EXIT_OK
-    if args.out is not None:
-        try:
-            args.out.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            return _usage(args, f"cannot write to {args.out}: {err.strerror}")
     seeds = list(range(args.seed, args.seed + args.games))
+    names = [f"{start.stem}-{seed:04}" for start in starts for seed in seeds] or [
+        f"game-{seed:04}" for seed in seeds
+    ]
+    with contextlib.ExitStack() as stack:
+        folder = None
+        if args.out is not None:
+            folder = stack.enter_context(Folder(args.out, args.replace))
+            taken = folder.taken([f"{name}.{args.format}" for name in names])
+            if taken is not None:  # said before any game is played
+                raise taken
+        return _play_out(args, spec, until, seeds, starts, names, folder)
+
+
+def _play_out(
+    args: argparse.Namespace,
+    spec: Spec,
+    until: str,
+    seeds: list[int],
+    starts: list[Path],
+    names: list[str],
+    folder: Folder | None,
+) -> int:
+    """Games played on every core, written to --out's folder, or counted (--coverage)."""
     games = play_many(
         spec,
         seeds,
@@ -124,15 +152,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         explore=args.explore,
         starts=starts or None,
     )
-    names = [f"{start.stem}-{seed:04}" for start in starts for seed in seeds] or [
-        f"game-{seed:04}" for seed in seeds
-    ]
     lines: list[str] = []
     written: list[dict[str, Any]] = []
-    if args.out is not None:
+    if folder is not None:
         for name, seed, game in zip(names, seeds * max(len(starts), 1), games, strict=True):
-            path = args.out / f"{name}.{args.format}"
-            path.write_text(_as_text(game.record(spec, seed), args.format))
+            text = _as_text(game.record(spec, seed), args.format)
+            path = folder.write(f"{name}.{args.format}", text)
             written.append(
                 {
                     "seed": seed,

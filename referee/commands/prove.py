@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import copy
 import difflib
 import os
 import re
@@ -109,6 +110,14 @@ def _positive_rlimit(text: str) -> int:
     return units
 
 
+# What a process has proved already, by printing, overlays in force, work budget and the
+# properties asked for: the same loaded spec (a changed file loads a new one) proved again
+# under no time limit gives the same answer (z3's budget is counted in its own units, not in
+# seconds), so it is given again at once, as a Python program or a test asking twice would
+# wish. A --timeout's answer may depend on the machine's load: never kept.
+_PROVED: dict[tuple[Any, ...], tuple[Any, list[Outcome]]] = {}
+
+
 def cmd_prove(args: argparse.Namespace) -> int:
     spec = _load(args)
     names = spec.components.names()
@@ -147,16 +156,29 @@ def cmd_prove(args: argparse.Namespace) -> int:
     runs_outcomes: list[list[Outcome]] = []
     for title, choice in runs:
         printing, overlays = in_force(spec.sym, choice, lambda _: Span("<command line>", 0, 0))
-        outcomes = prove(
-            apply(spec.sym, overlays),
-            names,
-            None if args.timeout is None else int(args.timeout * 1000),
-            collections=spec.components.collections,
-            cache=cache,
-            only=set(args.property),
-            rlimit=args.rlimit,
-            least_reads=False,  # reads that suffice (the mutation tool asks for the least)
+        key = (
+            id(spec),
+            printing,
+            tuple(o.id for o in overlays),
+            args.rlimit,
+            frozenset(args.property),
         )
+        kept = _PROVED.get(key) if args.timeout is None else None
+        if kept is not None and kept[0] is spec:
+            outcomes = copy.deepcopy(kept[1])
+        else:
+            outcomes = prove(
+                apply(spec.sym, overlays),
+                names,
+                None if args.timeout is None else int(args.timeout * 1000),
+                collections=spec.components.collections,
+                cache=cache,
+                only=set(args.property),
+                rlimit=args.rlimit,
+                least_reads=False,  # reads that suffice (the mutation tool asks for the least)
+            )
+            if args.timeout is None:
+                _PROVED[key] = (spec, copy.deepcopy(outcomes))
         runs_outcomes.append(outcomes)
         head = title or f"printing {printing}"
         where = f" ({head})" if len(runs) > 1 else ""

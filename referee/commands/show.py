@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from referee import render as pictures
-from referee.commands.loading import _load
+from referee.commands.loading import _load, budgeted
 from referee.commands.options import (
     _ONE_RECORD,
     EXIT_ILLEGAL,
@@ -55,6 +55,10 @@ def arguments(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    return budgeted(args.record, "showing the record", lambda: _show(args))
+
+
+def _show(args: argparse.Namespace) -> int:
     spec = _load(args, args.record)
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
     if args.format in ("svg", "html"):

@@ -76,6 +76,6 @@ def _files_read(spec: Spec) -> list[str]:
     if not cache.enabled() or folder is None:
         lines.append("disk cache: off")
     else:
-        kept = len(cache.entries(folder)) if folder.is_dir() else 0
+        kept = len(cache.entries(folder))  # none where the folder cannot be listed
         lines.append(f"disk cache: {folder}: {kept} of at most {cache.max_entries()} entries")
     return [shown(line, 10 * MAX_SHOWN) for line in lines]

@@ -226,6 +226,11 @@ class Table:
     def save(self, file: str, where: str) -> None:
         path = Path(file)
         try:
+            # a FIFO with no reader would hold the table forever, a device is not a record:
+            # only a regular file (or a new one) is written, an existing one replaced
+            if path.exists() and not path.is_file():
+                self.bad(where, f"save {shown(file)}: not a regular file: nothing written")
+                return
             text = (
                 self.session.to_notation()
                 if path.suffix.lower() == ".rec"

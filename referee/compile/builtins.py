@@ -23,6 +23,18 @@ def args_key(args: tuple[Any, ...]) -> Any:
     return args
 
 
+# The keys of records with no name, by the record's address, each kept with its record so
+# that the address is not reused while the entry lasts (values are never changed in place:
+# the rules make new ones). Emptied when full: a key is only worked out again.
+_KEYS: dict[int, tuple[dict[str, Any], Any]] = {}
+_KEYS_KEPT = 20_000
+
+
+def forget_keys() -> None:
+    """Let go of the records whose keys are kept (another game begins)."""
+    _KEYS.clear()
+
+
 def key_of(v: Any) -> Any:
     """A hashable stand-in for a value: records by their name or id."""
     t = type(v)
@@ -36,8 +48,20 @@ def key_of(v: Any) -> Any:
             return name
         # a record with no name (a road, a struct): by its fields, never by
         # its address, which a later value may reuse
-        return tuple((k, key_of(x)) for k, x in v.items())
-    if t is tuple or t is list:
+        kept = _KEYS.get(id(v))
+        if kept is not None:
+            return kept[1]
+        key = tuple((k, key_of(x)) for k, x in v.items())
+        if len(_KEYS) >= _KEYS_KEPT:
+            _KEYS.clear()
+        _KEYS[id(v)] = (v, key)
+        return key
+    if t is tuple:
+        for x in v:
+            if type(x) not in _PLAIN:
+                return tuple([x if type(x) in _PLAIN else key_of(x) for x in v])
+        return v  # plain values: the tuple is its own key
+    if t is list:
         return tuple([x if type(x) in _PLAIN else key_of(x) for x in v])
     if isinstance(v, dict):
         return key_of(dict(v))

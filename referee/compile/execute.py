@@ -10,6 +10,7 @@ from typing import Any
 from referee.compile.builtins import args_key
 from referee.compile.interp import CheckFailed, Evaluator, _dedupe
 from referee.compile.shown import SHOWN_VALUE, brief
+from referee.compile.source import statements
 from referee.errors import fail
 from referee.parse import ast
 
@@ -100,7 +101,10 @@ class Interpreter(Evaluator):
             self.trace = saved_trace
 
     def write_state(self, d: ast.StateDecl, args: tuple[Any, ...], value: Any) -> None:
-        k = args_key(args) if d.params else None
+        self._write_cell(d, args_key(args) if d.params else None, value)
+
+    def _write_cell(self, d: ast.StateDecl, k: Any, value: Any) -> None:
+        """``write_state``, the arguments' key ``k`` given."""
         table: dict[Any, Any] = self.state.setdefault(d.name, {}) if d.params else self.state
         key = k if d.params else d.name
         had = key in table
@@ -142,15 +146,35 @@ class Interpreter(Evaluator):
     # ------------------------------------------------------------ statements
     def run(self, stmts: list[ast.Stmt], env: dict[str, Any]) -> None:
         """Run statements; a failed ``check`` raises CheckFailed."""
-        code = self._code
-        for st in stmts:
-            entry = code.get(id(st))
-            if entry is None:
-                entry = code[id(st)] = (st, self._compile_stmt(st))
-            entry[1](env)
+        if self.reference:
+            for st in stmts:
+                self._stmt(st, env)
+            return
+        try:
+            block = self._code[id(stmts)][1]
+        except KeyError:
+            block = self.block(stmts)
+        block(env)
+
+    def block(self, stmts: list[ast.Stmt]) -> Callable[[dict[str, Any]], Any]:
+        """The closure that runs a list of statements (made once; the list kept with it)."""
+        entry = self._code.get(id(stmts))
+        if entry is None:
+            entry = self._code[id(stmts)] = (stmts, self._compile_block(stmts))
+        return entry[1]
+
+    def _compile_block(self, stmts: list[ast.Stmt]) -> Callable[[dict[str, Any]], Any]:
+        """The spec's statements as one Python function (source.py); the reference walks
+        them (it never asks for a block)."""
+        if not stmts:
+            return lambda env: None
+        if self.reference:
+            return lambda env: self.run(stmts, env)
+        return statements(self, stmts)
 
     def _compile_stmt(self, st: ast.Stmt) -> Callable[[dict[str, Any]], Any]:
-        """A closure for the common statements; the rest are run by ``_stmt``."""
+        """A closure for a statement source.py does not write inline: a ``set`` of a cell
+        (``+=``, ``-=``, or a cell of no parameters) here; the rest are run by ``_stmt``."""
         if (
             isinstance(st, ast.SetStmt)
             and isinstance(st.target, ast.Call)
@@ -159,48 +183,29 @@ class Interpreter(Evaluator):
             d = self.sym.values[st.target.func.id]
             assert isinstance(d, ast.StateDecl)
             value_f, args_f = self.compiled(st.value), self._compile_args(st.target.args)
-            read, write, op, clause = self.read_state, self.write_state, st.op, st.clause
+            read, write, op, clause = self._read_cell, self._set_by, st.op, st.clause
+            keyed, plain = bool(d.params), self.plain_key(d.params)
 
             def set_cell(env: dict[str, Any]) -> None:
                 value, key = value_f(env), args_f(env)
+                k = (key if plain else args_key(key)) if keyed else None
                 if op == "+=":
-                    value = read(d, key) + value
+                    value = read(d, key, k) + value
                 elif op == "-=":
-                    value = read(d, key) - value
-                self.setter = clause
-                try:
-                    write(d, key, value)
-                finally:
-                    self.setter = ""
+                    value = read(d, key, k) - value
+                write(clause, d, k, value)
 
             return set_cell
-        if isinstance(st, ast.IfStmt):
-            cond, then, orelse, run = self.compiled(st.cond), st.then, st.orelse, self.run
-            return lambda env: run(then if cond(env) else orelse, env)
-        if isinstance(st, ast.ForStmt):
-            domain, var, body, run = self.compiled(st.domain), st.var, st.body, self.run
-
-            def loop(env: dict[str, Any]) -> None:
-                for x in domain(env):
-                    run(body, {**env, var: x})
-
-            return loop
-        if isinstance(st, ast.CheckStmt):
-            check = self.check
-            return lambda env: check(st, env)
-        if isinstance(st, ast.DoStmt) and isinstance(self.sym.actions.get(st.name), ast.Routine):
-            callee = self.sym.actions[st.name]
-            assert isinstance(callee, ast.Routine)
-            args_f, names = self._compile_args(st.args), [p.name for p in callee.params]
-            body, run, rely = callee.body, self.run, bool(callee.decisions or callee.overlay)
-
-            def call(env: dict[str, Any]) -> None:
-                if rely:
-                    self._rely(callee)
-                run(body, dict(zip(names, args_f(env), strict=True)))
-
-            return call
         return lambda env: self._stmt(st, env)
+
+    def _set_by(self, clause: str, d: ast.StateDecl, k: Any, value: Any) -> None:
+        """A cell written by a ``set`` of this clause (which the position names as its
+        setter)."""
+        self.setter = clause
+        try:
+            self._write_cell(d, k, value)
+        finally:
+            self.setter = ""
 
     def _stmt(self, st: ast.Stmt, env: dict[str, Any]) -> None:  # noqa: C901 - one case a node
         if isinstance(st, ast.SetStmt):

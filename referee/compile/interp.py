@@ -15,9 +15,10 @@ from random import Random
 from typing import Any
 
 from referee.budget import minus, plus, span_range, times
-from referee.compile.builtins import _builtin, _unique, args_key, key_of
+from referee.compile.builtins import _builtin, _unique, args_key, forget_keys, key_of
 from referee.compile.coverage import Coverage
 from referee.compile.shown import SHOWN_VALUE, brief, show
+from referee.compile.source import body, expression, worth_it
 from referee.errors import Span, fail
 from referee.parse import ast
 from referee.resolve.purity import _derived_definitions, _pure_definitions
@@ -143,6 +144,10 @@ class Evaluator:
     # (expressions and statements alike)
     _code: dict[int, tuple[Any, Callable[[dict[str, Any]], Any]]] = field(default_factory=dict)
     _index: dict[int, tuple[Any, dict[Any, Any]]] = field(default_factory=dict)
+    # a definition's body as a function of its arguments, by its address (kept with it)
+    _bodies: dict[int, tuple[Any, Callable[[tuple[Any, ...]], Any]]] = field(default_factory=dict)
+    # the nodes compiled that are not the spec's (a record's expect: keys): forgotten by reset
+    _transient: list[int] = field(default_factory=list)
     # Standing rules (`whenever`): enforced after every state write once ``standing_on`` is
     # set. Each rule, with each combination of its parameters' values, is an instance; an
     # instance is evaluated again only when a cell its condition read is written.
@@ -168,6 +173,16 @@ class Evaluator:
     set_by: dict[tuple[str, Any], str] = field(default_factory=dict)
     # when given, every requirement checked is counted in it (`referee play --coverage`)
     coverage: Coverage | None = None
+    # The reference interpreter: every node walked as a tree each time it is evaluated, and
+    # no value that read game state kept (only those of definitions of their arguments
+    # alone); what the compiled closures and kept values must agree with
+    # (tests/test_differential.py).
+    reference: bool = False
+
+    def __post_init__(self) -> None:
+        if self.reference:
+            self.eval = self._eval_node  # type: ignore[method-assign]
+            self._kept_in = {n: False for n in self.pure()}
 
     # ------------------------------------------------------------ entry points
     def call(self, name: str, *args: Any) -> Any:
@@ -248,11 +263,14 @@ class Evaluator:
         d: ast.Decl,
         args: tuple[Any, ...],
         store: dict[tuple[Any, ...], tuple[Any, frozenset[Any], frozenset[str]]],
+        key: tuple[Any, ...] | None = None,
     ) -> Any:
         """A kept value (pure definitions: for good; others: until a cell they read is
-        written), with the overlays its computation relied on, which a reuse relies on too."""
+        written), with the overlays its computation relied on, which a reuse relies on too.
+        ``key``: the definition's name and its arguments' key, if worked out already."""
         try:
-            key = (d.name, args_key(args))
+            if key is None:
+                key = (d.name, args_key(args))
             kept = store.get(key)
         except TypeError:  # an argument that cannot be a key
             return self._invoke_uncached(d, args)
@@ -288,6 +306,10 @@ class Evaluator:
         self._watch, self._enforcing = {}, False
         self.setter, self.set_by, self.coverage = "", {}, None
         self._dirty = set(range(len(self._instances))) if self._instances is not None else set()
+        for node in self._transient:
+            self._code.pop(node, None)
+        self._transient = []
+        forget_keys()  # the records' values it kept keys of
 
     def _written(self, cell: tuple[str, Any]) -> None:
         """A state cell changed: forget every kept value that read it."""
@@ -305,8 +327,14 @@ class Evaluator:
         self._depth += 1
         try:
             if isinstance(d, ast.Define):
-                env = {p.name: a for p, a in zip(d.params, args, strict=True)}
-                result = self.eval(d.body, env)
+                if self.reference:
+                    env = {p.name: a for p, a in zip(d.params, args, strict=True)}
+                    result = self.eval(d.body, env)
+                else:
+                    entry = self._bodies.get(id(d))
+                    if entry is None:
+                        entry = self._bodies[id(d)] = (d, body(self, d))
+                    result = entry[1](args)
             elif isinstance(d, ast.TableDecl):
                 result = self._lookup(d, args[0])
             elif isinstance(d, ast.Extern):
@@ -357,7 +385,14 @@ class Evaluator:
         """The closure that evaluates a node (made once; the node kept with it)."""
         entry = self._code.get(id(e))
         if entry is None:
-            entry = self._code[id(e)] = (e, self._compile(e))
+            file = e.span.file
+            # a record's (an expect: key) or the command line's: closures, and not kept
+            theirs = bool(file) and not file.endswith(".rules")
+            # the spec's own: Python source generated from the checked tree (source.py)
+            ours = not (theirs or self.reference) and worth_it(e)
+            entry = self._code[id(e)] = (e, expression(self, e) if ours else self._compile(e))
+            if theirs:
+                self._transient.append(id(e))
         return entry[1]
 
     def _compile_args(self, nodes: list[ast.Expr]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
@@ -413,11 +448,27 @@ class Evaluator:
                     return lambda env: self.shuffled(args(env)[0])
                 return lambda env: _builtin(fname, args(env))
             if isinstance(callee, ast.StateDecl):
-                read, state_decl = self.read_state, callee
-                return lambda env: read(state_decl, args(env))
+                if not callee.params:
+                    read, state_decl = self.read_state, callee
+                    return lambda env: read(state_decl, args(env))
+                read_cell, cell_decl = self._read_cell, callee
+                if self.plain_key(callee.params):
+
+                    def read_plain(env: dict[str, Any]) -> Any:
+                        a = args(env)
+                        return read_cell(cell_decl, a, a)
+
+                    return read_plain
+
+                def read_keyed(env: dict[str, Any]) -> Any:
+                    a = args(env)
+                    return read_cell(cell_decl, a, args_key(a))
+
+                return read_keyed
             invoke, target = self._invoke, callee
             if isinstance(callee, ast.Define) and not (callee.overlay or callee.decisions):
-                return self._compile_kept_call(callee, args)
+                kept_call = self._kept_caller(callee)
+                return lambda env: kept_call(args(env))
             return lambda env: invoke(target, args(env))
         if isinstance(e, ast.BinOp):
             op = e.op
@@ -431,6 +482,11 @@ class Evaluator:
                     return lambda env: not left(env) or bool(right(env))
                 if op == "in":
                     return lambda env: left(env) in right(env)
+                if op in _COMPARE:  # the comparison inline, against a literal as it is
+                    both, to_literal = _COMPARE[op]
+                    if isinstance(e.right, (ast.IntLit, ast.StrLit, ast.BoolLit)):
+                        return to_literal(left, e.right.value)
+                    return both(left, right)
                 fn = _OPS[op]
                 return lambda env: fn(left(env), right(env))
             return lambda env: self._binop(e, env)
@@ -460,38 +516,44 @@ class Evaluator:
             fields = [(name, c(value)) for name, value in e.fields]
             return lambda env: {name: f(env) for name, f in fields}
         if isinstance(e, ast.Index):
-            of, index_f = c(e.obj), c(e.index)
-
-            def item(env: dict[str, Any]) -> Any:
-                o, i = of(env), index_f(env)
-                return self._by_name(o, i) if isinstance(i, str) else o[i]
-
-            return item
+            of, index_f, at = c(e.obj), c(e.index), self._item
+            return lambda env: at(of(env), index_f(env))
         return lambda env: self._eval_node(e, env)
 
-    def _compile_kept_call(
-        self, d: ast.Define, args: Callable[[dict[str, Any]], tuple[Any, ...]]
-    ) -> Callable[[dict[str, Any]], Any]:
-        """A call of a definition whose value is kept: looked up here, without the general
-        path, when nothing is being traced."""
+    def _item(self, o: Any, i: Any) -> Any:
+        """``o[i]``: an item of a list by its place, or of a collection by its name."""
+        return self._by_name(o, i) if isinstance(i, str) else o[i]
+
+    def _kept_caller(self, d: ast.Define) -> Callable[[tuple[Any, ...]], Any]:
+        """The call of a definition, given its arguments: a kept value is looked up here,
+        without the general path, when nothing is being traced."""
         derived = self._kept_kinds().get(d.name)
         invoke, invoke_kept, name = self._invoke, self._invoke_kept, d.name
         if derived is None:
-            return lambda env: invoke(d, args(env))
+            return lambda a: invoke(d, a)
+        plain = self.plain_key(d.params)
 
-        def call(env: dict[str, Any]) -> Any:
-            a = args(env)
+        def call(a: tuple[Any, ...]) -> Any:
             if self.trace is not None and self._depth <= self.trace_depth:
                 return invoke(d, a)
             store = self._derived if derived else self._memo
-            if not self._reading:
-                try:
-                    hit = store.get((name, args_key(a)))
-                except TypeError:
-                    hit = None
-                if hit is not None and not hit[2]:
-                    return hit[0]
-            return invoke_kept(d, a, store)
+            key = (name, a) if plain else (name, args_key(a))
+            try:
+                hit = store.get(key)
+            except TypeError:  # an argument that cannot be a key
+                return invoke_kept(d, a, store, key)
+            if hit is None:
+                return invoke_kept(d, a, store, key)
+            # as _invoke_kept does with a kept value: its reads and reliances passed on
+            relied, reading = hit[2], self._reading
+            if relied:
+                self.relied |= relied
+            if reading:
+                outer = reading[-1]
+                outer[0].update(hit[1])
+                if relied:
+                    outer[1].update(relied)
+            return hit[0]
 
         return call
 
@@ -625,10 +687,25 @@ class Evaluator:
 
     # ------------------------------------------------------------ state
     def read_state(self, d: ast.StateDecl, args: tuple[Any, ...]) -> Any:
+        return self._read_cell(d, args, args_key(args) if d.params else None)
+
+    def plain_key(self, params: list[ast.Param]) -> bool:
+        """Whether arguments of these types are their own key: numbers, truth values, texts
+        and enum values are (``args_key`` need not look at them)."""
+        for p in params:
+            if p.type.arg is not None:
+                return False
+            if p.type.name not in ("int", "bool", "text") and not isinstance(
+                self.sym.types.get(p.type.name), ast.EnumDecl
+            ):
+                return False
+        return True
+
+    def _read_cell(self, d: ast.StateDecl, args: tuple[Any, ...], k: Any) -> Any:
+        """``read_state``, the arguments' key ``k`` given."""
         if d.decisions:
             self._rely(d)
         table: dict[Any, Any] = self.state.setdefault(d.name, {}) if d.params else self.state
-        k = args_key(args) if d.params else None
         key = k if d.params else d.name
         if self._reading:
             self._reading[-1][0].add((d.name, k))
@@ -694,6 +771,19 @@ _OPS: dict[str, Callable[[Any, Any], Any]] = {
     "<=": lambda a, b: a <= b,
     ">": lambda a, b: a > b,
     ">=": lambda a, b: a >= b,
+}
+
+
+Code = Callable[[dict[str, Any]], Any]
+# The comparisons, compiled with their operands' closures inline: (both operands compiled,
+# the right one a literal)
+_COMPARE: dict[str, tuple[Callable[[Code, Code], Code], Callable[[Code, Any], Code]]] = {
+    "==": (lambda f, g: lambda env: f(env) == g(env), lambda f, k: lambda env: f(env) == k),
+    "!=": (lambda f, g: lambda env: f(env) != g(env), lambda f, k: lambda env: f(env) != k),
+    "<": (lambda f, g: lambda env: f(env) < g(env), lambda f, k: lambda env: f(env) < k),
+    "<=": (lambda f, g: lambda env: f(env) <= g(env), lambda f, k: lambda env: f(env) <= k),
+    ">": (lambda f, g: lambda env: f(env) > g(env), lambda f, k: lambda env: f(env) > k),
+    ">=": (lambda f, g: lambda env: f(env) >= g(env), lambda f, k: lambda env: f(env) >= k),
 }
 
 

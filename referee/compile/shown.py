@@ -31,37 +31,34 @@ def brief(v: Any, limit: int = 60) -> str:
 def _shown_within(v: Any, limit: int) -> str | None:
     """``show(v)`` if it is at most ``limit`` characters long, else None: found out without
     writing more than ``limit`` characters of it."""
-    out: list[str] = []
-    room = limit
+    return show(v) if _room_left(v, limit) >= 0 else None
 
-    def put(text: str) -> bool:
-        nonlocal room
-        room -= len(text)
-        if room >= 0:
-            out.append(text)
-        return room >= 0
 
-    def walk(x: Any) -> bool:
-        if isinstance(x, dict) and "id" not in x and "name" not in x:
-            return (
-                put("{")
-                and all(
-                    (i == 0 or put(", ")) and put(f"{k}: ") and walk(y)
-                    for i, (k, y) in enumerate(x.items())
-                )
-                and put("}")
-            )
-        if isinstance(x, (tuple, list, frozenset)):
-            return (
-                put("[")
-                and all((i == 0 or put(", ")) and walk(y) for i, y in enumerate(x))
-                and put("]")
-            )
-        if isinstance(x, str):
-            return put(x) if len(x) <= room else put(x[: room + 1])
-        return put(show(x))
-
-    return "".join(out) if walk(v) else None
+def _room_left(x: Any, room: int) -> int:
+    """``room`` less the length of ``show(x)``; negative (and no more looked at) once that is
+    longer than ``room``."""
+    if isinstance(x, str):
+        return room - len(x)
+    if isinstance(x, dict) and "id" not in x and "name" not in x:
+        room -= 2  # {}
+        for i, (k, y) in enumerate(x.items()):
+            room -= len(str(k)) + (4 if i else 2)  # ", " between, and "k: "
+            if room < 0:
+                return room
+            room = _room_left(y, room)
+            if room < 0:
+                return room
+        return room
+    if isinstance(x, (tuple, list, frozenset)):
+        room -= 2  # []
+        for i, y in enumerate(x):
+            if i:
+                room -= 2  # ", "
+            room = _room_left(y, room)
+            if room < 0:
+                return room
+        return room
+    return room - len(show(x))
 
 
 def _fit(parts: Iterator[str], total: int, limit: int, what: str = "") -> str:

@@ -9,6 +9,7 @@ any other directory laid out the same way can be given instead.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import difflib
 import gc
@@ -22,11 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from referee import resources
+from referee.compile import source
 from referee.compile.execute import Interpreter
 from referee.compile.interp import TraceEntry
 from referee.data import cache
 from referee.data.components import Components, data_files, load_components
-from referee.data.limits import read_bytes, read_text
+from referee.data.limits import read_bytes, read_text, snapshot
 from referee.data.source import MAX_BYTES
 from referee.data.walk import Skipped, walk
 from referee.errors import Problem, RefereeError, Span
@@ -103,7 +105,7 @@ class Spec:
     components: Components
     sources: dict[str, str] = field(default_factory=dict)
     # interpreters free for another game, by the overlays in force (never pickled)
-    _free: dict[tuple[str, ...], list[Interpreter]] = field(
+    _free: dict[tuple[object, ...], list[Interpreter]] = field(
         default_factory=dict, repr=False, compare=False
     )
 
@@ -115,19 +117,20 @@ class Spec:
     def lease(self, overlays: list[ast.Overlay]) -> Interpreter:
         """An interpreter of the rules with these overlays in force, with no game state. One
         given back is reused, with what it compiled and computed from the rules alone."""
-        free = self._free.get(tuple(o.id for o in overlays))
+        free = self._free.get(_pool(overlays))
         if free:
             return free.pop()
         return Interpreter(
             apply(self.sym, overlays),
             components=self.components.collections,
             in_force={o.id for o in overlays},
+            reference=_REFERENCE[0],
         )
 
     def give_back(self, overlays: list[ast.Overlay], interp: Interpreter) -> None:
         """The game is over for this interpreter: another may use it."""
         interp.reset()
-        self._free.setdefault(tuple(o.id for o in overlays), []).append(interp)
+        self._free.setdefault(_pool(overlays, interp.reference), []).append(interp)
 
     @property
     def game(self) -> ast.Game | None:
@@ -152,14 +155,59 @@ class Spec:
         return textwrap.dedent(block)
 
 
+# Whether specs lease the reference interpreter (see ``reference_interpreter``).
+_REFERENCE = [False]
+
+
+def _pool(overlays: list[ast.Overlay], reference: bool | None = None) -> tuple[object, ...]:
+    """The key of the interpreters free for another game: the overlays in force, and which
+    interpreter it is."""
+    ref = _REFERENCE[0] if reference is None else reference
+    return (ref, *(o.id for o in overlays))
+
+
+@contextlib.contextmanager
+def reference_interpreter() -> Iterator[None]:
+    """While in it, every record is judged by the reference interpreter (the tree walked
+    each time, nothing kept) rather than the compiled rules: the differential test."""
+    saved, _REFERENCE[0] = _REFERENCE[0], True
+    try:
+        yield
+    finally:
+        _REFERENCE[0] = saved
+
+
 def clause_key(number: str) -> tuple[int, ...]:
     """A clause number's parts, as numbers, in order: 7.3.1 and 7-3-1 alike."""
     return tuple(int(p) for p in number.replace("-", ".").split("."))
 
 
+# A spec given by the user is bounded as a whole, not only file by file (2 MB each): its
+# .rules files together (the bundled games' hold 0.4 MB in 30 files), so that parsing them
+# stays under a minute and a gigabyte.
+MAX_SPEC_FILES = 1_000
+MAX_SPEC_BYTES = 4 * 1024 * 1024
+
+
 def rules_files(game_dir: Path, skipped: list[Skipped] | None = None) -> list[Path]:
-    """The .rules files below a game's folder; what was passed over goes to ``skipped``."""
-    return walk(game_dir, (".rules",), skipped if skipped is not None else [])
+    """The .rules files below a game's folder; what was passed over goes to ``skipped``.
+    More than MAX_SPEC_FILES, or more than MAX_SPEC_BYTES together, are refused."""
+    files = walk(game_dir, (".rules",), skipped if skipped is not None else [])
+    total = 0
+    for n, f in enumerate(files, 1):
+        with contextlib.suppress(OSError):
+            total += f.stat().st_size
+        if n > MAX_SPEC_FILES or total > MAX_SPEC_BYTES:
+            raise RefereeError(
+                [
+                    Problem(
+                        Span(shown(str(f)), 0, 0),
+                        f"a spec of more than {MAX_SPEC_FILES:,} .rules files or"
+                        f" {MAX_SPEC_BYTES:,} bytes of them: this one passes the limit",
+                    )
+                ]
+            )
+    return files
 
 
 def schema_files(game_dir: Path) -> list[Path]:
@@ -210,6 +258,10 @@ def load_spec(game_dir: Path | None = None, data_dir: Path | None = None) -> Spe
     key = _fingerprint(game_dir, data_dir)
     if key not in _CACHE:
         _CACHE[key] = _from_disk(game_dir, data_dir)
+        # The spec lasts as long as the process: its hundreds of thousands of objects are
+        # left out of the collector's passes from now on (each full pass over them, every
+        # ten or so games judged, found nothing to free and cost most of a game's judging).
+        gc.freeze()
     return _CACHE[key]
 
 
@@ -304,10 +356,12 @@ class _Unpickler(pickle.Unpickler):
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Python's cyclic garbage collector off for a while (as it was, after): unpickling a
     spec makes hundreds of thousands of objects, and each pass of the collector over them
-    finds nothing to free."""
+    finds nothing to free; judging a game makes fewer, but the collector's passes over the
+    objects that last (the game's state, the values kept) cost a quarter of the judging,
+    and find little: what judging leaves is freed as it goes, by its count of references."""
     was = gc.isenabled()
     gc.disable()
     try:
@@ -325,27 +379,64 @@ def _from_disk(game_dir: Path, data_dir: Path | None) -> Spec:
     this user's referee wrote it, for exactly these input files."""
     if not cache.enabled():
         return _load(game_dir, data_dir)
+    with snapshot():  # every file read once: what is parsed is what the key hashed
+        return _through_cache(game_dir, data_dir)
+
+
+def _through_cache(game_dir: Path, data_dir: Path | None) -> Spec:
     try:
-        name = f"spec-{_content_key(game_dir, data_dir)}{cache.ENTRY_SUFFIX}"
+        key = _content_key(game_dir, data_dir)
+        name = f"spec-{key}{cache.ENTRY_SUFFIX}"
         places = _places(game_dir, data_dir)
     except (OSError, RefereeError):
         return _load(game_dir, data_dir)  # which says what is wrong with the files
+    _keep_compiled(f"code-{name.removeprefix('spec-')}")
     payload = cache.load(name)
     if payload is not None:
         try:
             # signed by this user's referee: see above
-            with _collector_paused():  # a tree of new objects, no garbage: nothing to look for
+            with collector_paused():  # a tree of new objects, no garbage: nothing to look for
                 cached = _Unpickler(io.BytesIO(payload), places, game_dir).load()
             if isinstance(cached, Spec):
                 return cached
         except Exception:  # noqa: BLE001 - an entry of another version is rebuilt
             pass
     spec = _load(game_dir, data_dir)
+    try:  # a file come or gone since the key was taken: the spec is not kept under it
+        if _content_key(game_dir, data_dir) != key:
+            return spec
+    except (OSError, RefereeError):
+        return spec
     with contextlib.suppress(pickle.PicklingError, RecursionError):  # else no cache: loaded again
         out = io.BytesIO()
         _Pickler(out, places, game_dir).dump(spec)
         cache.store(name, out.getvalue())
     return spec
+
+
+_COMPILED_ENTRIES: set[str] = set()
+
+
+def _keep_compiled(name: str) -> None:
+    """The Python code the rules were compiled to (source.py), read from the disk cache
+    entry ``name`` (signed, as the spec's own); and, at the process's end, what it compiled
+    that the entry did not hold written back, to the same cache folder only."""
+    if name in _COMPILED_ENTRIES:
+        return
+    _COMPILED_ENTRIES.add(name)
+    payload = cache.load(name)
+    if payload is not None:
+        source.take_compiled(payload)
+    folder = cache.cache_dir()
+
+    def store() -> None:
+        if cache.cache_dir() != folder or not cache.enabled():
+            return
+        code = source.compiled_code()
+        if code is not None:
+            cache.store(name, code)
+
+    atexit.register(store)
 
 
 def _load(game_dir: Path, data_dir: Path | None) -> Spec:
@@ -361,10 +452,12 @@ def _load(game_dir: Path, data_dir: Path | None) -> Spec:
     modules: list[ast.Module] = []
     problems = [Problem(Span(s.path, 0, 0), s.reason) for s in skipped]
     sources: dict[str, str] = {}
+    left = MAX_SPEC_BYTES  # as read (a file grown since it was listed counts as it is now)
     for f in files:
         name = display_name(f)
         try:
-            text = read_text(f, MAX_RULES_BYTES, "rules file")
+            text = read_text(f, max(min(MAX_RULES_BYTES, left), 0), "rules file")
+            left -= len(text)
             sources[name] = text
             modules.append(parse_rules(text, name))
         except RefereeError as err:

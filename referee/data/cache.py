@@ -22,6 +22,7 @@ a crash left behind more than an hour ago.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import hmac
 import os
@@ -37,7 +38,7 @@ from referee.errors import Span, fail
 from referee.text import shown
 
 KEY_BYTES = 32
-MAX_ENTRY_BYTES = 512 * 1024 * 1024
+MAX_ENTRY_BYTES = 64 * 1024 * 1024  # a spec's entry is about 1.5 MB
 DEFAULT_ENTRIES = 16
 MOST_ENTRIES = 100_000
 ENTRY_SUFFIX = ".signed"
@@ -45,6 +46,24 @@ TEMPORARY = ".tmp-"
 STALE_SECONDS = 3600  # a temporary file this old was left by a process that died
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+_WARNED: list[str] = []  # the warning given, once a process
+
+
+def _warn(folder: Path, err: OSError) -> None:
+    """Say once (a process) that the cache cannot be written: the spec is then parsed every
+    time, and every verdict is given as it would be."""
+    if _WARNED:
+        return
+    why = err.strerror or type(err).__name__
+    _WARNED.append(why)
+    with contextlib.suppress(OSError, ValueError):
+        print(
+            f"referee: warning: the spec cache in {shown(str(folder))} cannot be written"
+            f" ({shown(why)}); it is skipped",
+            file=sys.stderr,
+        )
 
 
 def cache_dir() -> Path | None:
@@ -144,17 +163,27 @@ def _key(folder: Path) -> bytes | None:
     if fd >= 0:
         key = secrets.token_bytes(KEY_BYTES)
         try:
-            os.write(fd, key)
-        finally:
-            os.close(fd)
+            try:
+                written = os.write(fd, key)
+            finally:
+                os.close(fd)
+            if written != KEY_BYTES:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        except OSError as err:  # a full disk, say: no key left behind, no cache
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            _warn(folder, err)
+            return None
         return key
     opened = _open_ours(path)
     kept = _read_fd(opened, KEY_BYTES) if opened is not None else None
     return kept if kept is not None and len(kept) == KEY_BYTES else None
 
 
-def _sign(key: bytes, name: str, payload: bytes) -> bytes:
-    return hmac.new(key, name.encode() + b"\0" + payload, hashlib.sha256).digest()
+def _sign(key: bytes, name: str, payload: bytes | memoryview) -> bytes:
+    mac = hmac.new(key, name.encode() + b"\0", hashlib.sha256)
+    mac.update(payload)  # not copied
+    return mac.digest()
 
 
 def load(name: str) -> bytes | None:
@@ -166,14 +195,17 @@ def load(name: str) -> bytes | None:
     fd = _open_ours(folder / name)
     if fd is None:
         return None
+    if os.fstat(fd).st_size > MAX_ENTRY_BYTES:  # nothing this large was written here
+        os.close(fd)
+        return None
     _touch(fd, folder / name)  # used now: the last to be evicted
     data = _read_fd(fd, MAX_ENTRY_BYTES)
     if data is None or len(data) < 32:
         return None
-    mac, payload = data[:32], data[32:]
-    if not hmac.compare_digest(mac, _sign(key, name, payload)):
+    view = memoryview(data)
+    if not hmac.compare_digest(view[:32], _sign(key, name, view[32:])):
         return None
-    return payload
+    return data[32:]
 
 
 def _touch(fd: int, path: Path) -> None:
@@ -194,16 +226,18 @@ def store(name: str, payload: bytes) -> None:
         return
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-    except OSError:
+    except OSError as err:
+        _warn(folder, err)
         return
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(_sign(key, name, payload))
             f.write(payload)
         os.replace(tmp, folder / name)
-    except OSError:
+    except OSError as err:  # a full disk: the entry is not kept, nor half of it
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        _warn(folder, err)
         return
     evict(folder, max_entries(), keep=name)
 

@@ -12,6 +12,9 @@ from __future__ import annotations
 import os
 import select
 import stat
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from referee.errors import Problem, RefereeError, Span
@@ -47,8 +50,74 @@ def _stdin_hint(what: str, mode: int) -> str:
     return ""
 
 
+class Snapshot:
+    """Inside ``snapshot()``: each file's bytes as first read, given again to every later
+    reading of the same path, so that what is hashed is what is parsed (the spec cache)."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+
+
+_LOCAL = threading.local()  # the snapshots of this thread, the innermost last
+
+
+def _snapshots() -> list[Snapshot]:
+    found: list[Snapshot] | None = getattr(_LOCAL, "snapshots", None)
+    if found is None:
+        found = _LOCAL.snapshots = []
+    return found
+
+
+@contextmanager
+def snapshot() -> Iterator[Snapshot]:
+    """Every file read through ``read_bytes`` inside it is read once: a second reading of a
+    path gets the first one's bytes, whatever the file holds by then."""
+    snap = Snapshot()
+    _snapshots().append(snap)
+    try:
+        yield snap
+    finally:
+        _snapshots().remove(snap)
+
+
+# The files a walk of a folder listed, by path: the file (device, inode) each was then. Such a
+# file is read only if what is opened is still that file: one swapped for a link out of the
+# folder (or for anything else) after the folder was listed is refused, not read.
+_LISTED: dict[str, tuple[int, int]] = {}
+
+
+def remember_listed(path: str | Path, st: os.stat_result) -> None:
+    _LISTED[os.path.abspath(path)] = (st.st_dev, st.st_ino)
+
+
+def forget_listed() -> None:
+    _LISTED.clear()
+
+
+def _still_listed(path: str | Path, st: os.stat_result, file: str) -> None:
+    listed = _LISTED.get(os.path.abspath(path))
+    if listed is not None and (st.st_dev, st.st_ino) != listed:
+        raise _refuse(
+            file,
+            "changed since its folder was listed (another file, or a link, in its place): not read",
+        )
+
+
 def read_bytes(path: str | Path, limit: int, what: str = "file") -> bytes:
-    """At most ``limit`` bytes of a regular file: anything else, or anything longer, refused.
+    """At most ``limit`` bytes of a regular file: anything else, or anything longer, refused
+    (inside ``snapshot()``, the bytes of its first reading)."""
+    snapshots = _snapshots()
+    if not snapshots:
+        return _read_bytes(path, limit, what)
+    key = os.path.abspath(path)
+    files = snapshots[-1].files
+    if key not in files:
+        files[key] = _read_bytes(path, limit, what)
+    return _at_most(files[key], limit, escape(str(path)), what)
+
+
+def _read_bytes(path: str | Path, limit: int, what: str) -> bytes:
+    """``read_bytes`` from the file itself.
 
     The size is looked at before the file is opened, the file is opened without blocking
     (a FIFO put in its place cannot hang the open) and checked again once open, and no more
@@ -58,6 +127,7 @@ def read_bytes(path: str | Path, limit: int, what: str = "file") -> bytes:
     not_regular = "{}, not a regular file: a " + what + " must be one"
     try:
         st = os.stat(path)
+        _still_listed(path, st, file)
         if not stat.S_ISREG(st.st_mode):
             hint = _stdin_hint(what, st.st_mode)
             raise _refuse(file, not_regular.format(kind_of(st.st_mode)), hint=hint)
@@ -66,6 +136,7 @@ def read_bytes(path: str | Path, limit: int, what: str = "file") -> bytes:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         try:
             st = os.fstat(fd)
+            _still_listed(path, st, file)
             if not stat.S_ISREG(st.st_mode):
                 raise _refuse(
                     file,
@@ -77,6 +148,8 @@ def read_bytes(path: str | Path, limit: int, what: str = "file") -> bytes:
             os.close(fd)
     except OSError as err:
         raise _refuse(file, f"cannot read file: {err.strerror or err}") from None
+    except ValueError:  # a path no file can have (from the Python API): a null byte in it
+        raise _refuse(file, "cannot read file: a path with a null byte names no file") from None
     return _at_most(data, limit, file, what)
 
 

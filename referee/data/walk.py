@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.data.limits import kind_of
+from referee.data.limits import kind_of, remember_listed
 from referee.text import escape
 
 
@@ -27,6 +27,8 @@ class Skipped:
 
 
 MAX_WALK_DEPTH = 64  # folders within folders below a folder given
+MAX_WALK_ENTRIES = 100_000  # entries looked at below a folder given (/, say): then it stops
+MAX_SKIPPED = 100  # what a walk says it passed over, at most; then how many more
 
 
 def walk(top: Path, suffixes: tuple[str, ...], skipped: list[Skipped]) -> list[Path]:
@@ -35,14 +37,26 @@ def walk(top: Path, suffixes: tuple[str, ...], skipped: list[Skipped]) -> list[P
     root = os.path.realpath(top)
     found: list[Path] = []
     stack: list[tuple[Path, int]] = [(top, 0)]
+    seen = 0
+    passed: list[Skipped] = []
     while stack:
         folder, depth = stack.pop()
+        if seen > MAX_WALK_ENTRIES:
+            passed.append(
+                Skipped(
+                    str(top),
+                    f"more than {MAX_WALK_ENTRIES:,} files and folders below it: the search"
+                    f" stopped ({len(stack) + 1:,} folders not searched)",
+                )
+            )
+            break
         try:
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as err:
-            skipped.append(Skipped(str(folder), f"cannot read this folder ({err.strerror})"))
+            passed.append(Skipped(str(folder), f"cannot read this folder ({err.strerror})"))
             continue
+        seen += len(entries)
         subfolders = []
         for e in entries:
             path = Path(e.path)
@@ -51,10 +65,10 @@ def walk(top: Path, suffixes: tuple[str, ...], skipped: list[Skipped]) -> list[P
                     target = os.path.realpath(e.path)
                     if not os.path.exists(target):
                         if path.suffix in suffixes:
-                            skipped.append(Skipped(e.path, "a link that leads nowhere"))
+                            passed.append(Skipped(e.path, "a link that leads nowhere"))
                         continue
                     if os.path.commonpath([root, target]) != root:
-                        skipped.append(Skipped(e.path, "a link out of the folder: not followed"))
+                        passed.append(Skipped(e.path, "a link out of the folder: not followed"))
                         continue
                     if os.path.isdir(target):
                         continue  # inside the folder: reached by its own path
@@ -63,15 +77,21 @@ def walk(top: Path, suffixes: tuple[str, ...], skipped: list[Skipped]) -> list[P
                 elif path.suffix in suffixes:
                     if e.is_file():
                         found.append(path)
+                        remember_listed(e.path, e.stat())  # read only if still this file
                     else:
                         kind = kind_of(e.stat().st_mode)
-                        skipped.append(Skipped(e.path, f"{kind}, not a regular file"))
+                        passed.append(Skipped(e.path, f"{kind}, not a regular file"))
             except (OSError, ValueError) as err:
-                skipped.append(Skipped(e.path, f"cannot look at it ({err})"))
+                why = (err.strerror if isinstance(err, OSError) else None) or err
+                passed.append(Skipped(e.path, f"cannot look at it ({why})"))
         if subfolders and depth >= MAX_WALK_DEPTH:
-            skipped.append(
+            passed.append(
                 Skipped(str(folder), f"folders nested deeper than {MAX_WALK_DEPTH}: not searched")
             )
             continue
         stack += [(f, depth + 1) for f in reversed(subfolders)]
+    skipped += passed[:MAX_SKIPPED]
+    if len(passed) > MAX_SKIPPED:
+        more = len(passed) - MAX_SKIPPED
+        skipped.append(Skipped(str(top), f"and {more:,} more passed over below it, not listed"))
     return sorted(found, key=lambda f: f.parts)

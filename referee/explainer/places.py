@@ -186,6 +186,8 @@ def _starting(spec: Spec, interp: Any, enums: set[str], name: str) -> list[dict[
     for d in sym.values.values():
         if not (isinstance(d, ast.Define) and d.name.endswith(SETUP_SUFFIX) and not d.params):
             continue
+        if not _lists_events(d):  # `mori_setup(): list of face` is no set-up of a record
+            continue
         try:
             events = interp.call(d.name)
         except FAILURES:
@@ -195,6 +197,13 @@ def _starting(spec: Spec, interp: Any, enums: set[str], name: str) -> list[dict[
             setup = d.name.removesuffix(SETUP_SUFFIX)
             out.append({"setup": setup, "clause": d.clause, "events": named})
     return out
+
+
+def _lists_events(d: ast.Define) -> bool:
+    """Whether a definition gives events, as a record's `setup: NAME` expands it: a list of
+    structs (the notation reads set-ups the same way)."""
+    arg = d.type.arg
+    return d.type.name == "list" and arg is not None and arg.name == "struct"
 
 
 def _names_of(spec: Spec, collection: str) -> list[str]:

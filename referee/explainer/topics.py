@@ -69,6 +69,7 @@ class Match:
 def explain_topic(spec: Spec, topic: str) -> dict[str, Any]:
     """The explanation of the first thing ``topic`` names, with the others it names too;
     else the section it numbers, else what its words find (search.py)."""
+    topic = topic.strip()  # `8.8 ` as typed or pasted: the spaces name nothing
     qualifier, sep, rest = topic.partition(":")
     if sep and qualifier == SEARCH and rest.strip():
         return {**search(spec, rest), "also": []}

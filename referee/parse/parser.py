@@ -675,6 +675,11 @@ def _parse_expr(text: str, where: Span, what: str) -> ast.Expr:
                 )
             ]
         ) from None
+    too_deep = _too_deep(tree)
+    if too_deep is not None:
+        line, col = too_deep
+        at = Span(where.file, where.line, where.column + col - 1 if line == 1 else col)
+        raise RefereeError([Problem(at, _TOO_DEEP)])
     node = _ToAst(where.file).transform(tree)
     _shift(node, where)
     return node  # type: ignore[no-any-return]
@@ -695,12 +700,46 @@ def _shift(node: Any, where: Span) -> None:
         _shift(node.domain, where)
 
 
+# How deep a parse tree may go, however the depth arises: brackets, calls, or operators
+# chained without brackets (`a implies b implies ...`, `if .. else if ..`, `a + b + ...`),
+# each a level. Deeper, the tree is refused before anything recurses over it.
+MAX_TREE_DEPTH = 210
+_TOO_DEEP = (
+    f"an expression nested too deeply to parse: more than {MAX_TREE_DEPTH} levels (brackets,"
+    " calls, and each operator of a chain: `a implies b implies ...`, `else if`)"
+)
+
+
+def _too_deep(tree: Any) -> tuple[int, int] | None:
+    """Where a parse tree first goes deeper than MAX_TREE_DEPTH (line, column), found
+    without recursion; None if it does not."""
+    stack: list[tuple[Any, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = getattr(node, "children", None)
+        if children is None:
+            continue
+        if depth > MAX_TREE_DEPTH:
+            first = node
+            while getattr(first, "children", None):
+                first = first.children[0]
+            meta = getattr(node, "meta", None)
+            line = getattr(first, "line", None) or getattr(meta, "line", None) or 1
+            column = getattr(first, "column", None) or getattr(meta, "column", None) or 1
+            return int(line), int(column)
+        stack += [(c, depth + 1) for c in children if c is not None]
+    return None
+
+
 def parse_module(text: str, file: str) -> ast.Module:
     """Parse one .rules file. Raises RefereeError with a located problem."""
     try:
         tree = lark_parser().parse(text, start="start")
     except UnexpectedInput as err:
         raise RefereeError([_syntax_problem(err, file, text, "start")], {file: text}) from None
+    too_deep = _too_deep(tree)
+    if too_deep is not None:
+        raise RefereeError([Problem(Span(file, *too_deep), _TOO_DEEP)], {file: text})
     try:
         items = _ToAst(file, text).transform(tree)
     except Exception as err:  # VisitError wrapping a RefereeError from a message

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from referee.errors import Problem, Span
@@ -79,18 +80,22 @@ FRIENDLY: dict[str, tuple[str, str, list[str]]] = {
 OPENERS = {"clause", "overlay", "game", "printing", "extern", "procedure", "amend"}
 
 
-@lru_cache(maxsize=1)
-def _friendly_states() -> dict[tuple[int, str], str]:
+@lru_cache(maxsize=2)
+def _friendly_states(parser: Lark) -> dict[tuple[int, str], str]:
     """(LALR state, token type) of each example's error, to the mistake it shows.
 
     Like Lark's ``match_examples``, but on the parser's current state alone, so
-    that a mistake is recognised however deep in the file it sits.
+    that a mistake is recognised however deep in the file it sits. Kept for the parser
+    it was made with: Lark numbers its states differently from one build of the tables
+    to the next (string hashing varies between processes), so a table made with one
+    parser says nothing of another's states (tables loaded from the disk cache, or built
+    again after ``lark_parser.cache_clear()``).
     """
     table: dict[tuple[int, str], str] = {}
     for key, (_, _, examples) in FRIENDLY.items():
         for example in examples:
             try:
-                lark_parser().parse(example, start="start")
+                parser.parse(example, start="start")
             except (UnexpectedToken, UnexpectedEOF) as ut:
                 if ut.state is not None:
                     table.setdefault((ut.state.position, ut.token.type), key)
@@ -102,7 +107,7 @@ def _friendly_key(err: UnexpectedInput) -> str | None:
     token = getattr(err, "token", None)
     if state is None or token is None:
         return None
-    return _friendly_states().get((state.position, token.type))
+    return _friendly_states(lark_parser()).get((state.position, token.type))
 
 
 def _readable(name: str) -> str:

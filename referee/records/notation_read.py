@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import difflib
 import json
+import threading
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from lark import Lark, Token, Tree
+from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from referee.compile.spec import Spec
-from referee.data.limits import MAX_DIGITS, STDIN_NAME, read_text
-from referee.data.source import Document, Path_, parse_document
+from referee.data.limits import MAX_DIGITS, STDIN_NAME
+from referee.data.source import MAX_NODES, Document, Path_, parse_document
 from referee.errors import Problem, RefereeError, Span
 from referee.parse import ast
 from referee.parse.syntax_errors import error_place
@@ -22,7 +23,6 @@ from referee.records.notation import (
     _INT,
     EXPANSION_SUFFIX,
     MAX_NESTING,
-    MAX_NOTATION_BYTES,
     NOTATION_GRAMMAR,
     Notation,
     Slot,
@@ -34,36 +34,77 @@ from referee.records.notation import (
     short_names,
     slots,
 )
-from referee.records.record import RecordText, Source, is_stdin, read_stdin_once, stdin_text
+from referee.records.record import (
+    RecordText,
+    Source,
+    is_stdin,
+    once,
+    read_stdin_once,
+    record_text,
+    stdin_text,
+)
 from referee.records.values import raw
 from referee.records.views import counted
 from referee.resolve.overlays import Choice, in_force
 
+MAX_LINE_TOKENS = 250_000  # words and signs on one line: 100,000 values and their commas fit
+
+
+class _Lines(Transformer[Token, None]):
+    """Each line handed to the reader of this thread as soon as it is parsed, and dropped:
+    the notation is read as it is parsed, never held whole as a tree."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.current = threading.local()
+
+    def _give(self, kind: str, children: list[Any]) -> None:
+        self.current.reader.line(Tree(kind, children))
+
+    def header(self, children: list[Any]) -> None:
+        self._give("header", children)
+
+    def event(self, children: list[Any]) -> None:
+        self._give("event", children)
+
+    def expect(self, children: list[Any]) -> None:
+        self._give("expect", children)
+
+    def comment(self, children: list[Any]) -> None:
+        self._give("comment", children)
+
+    def start(self, children: list[Any]) -> None:
+        return None
+
+
+_LINES = _Lines()
+
 
 @lru_cache(maxsize=1)
 def lark_notation() -> Lark:
+    """The notation's parser: each line given to the reader of this thread as it is read."""
     return Lark(
         NOTATION_GRAMMAR.read_text(encoding="utf-8"),
         parser="lalr",
         propagate_positions=True,
         maybe_placeholders=False,
         cache=False,
+        transformer=_LINES,
     )
 
 
 def read_notation(spec: Spec, path: str | Path) -> Notation:
-    text = read_text(path, MAX_NOTATION_BYTES, "record")
-    return parse_notation(spec, text, str(path))
+    return parse_notation(spec, record_text(path), str(path))
 
 
 def notation_document(spec: Spec, path: Source) -> Document:
     """The record in a notation file, text or standard input, as `referee check` reads a
-    YAML record."""
+    YAML record (a file read once in ``read_once``, for each spec it is read by)."""
     if isinstance(path, RecordText):
         return parse_notation(spec, path.checked(), path.name).doc
     if is_stdin(path):
         return parse_notation(spec, stdin_text(), STDIN_NAME).doc
-    return read_notation(spec, path).doc
+    return once(("notation", str(path), id(spec)), lambda: read_notation(spec, path).doc)
 
 
 def is_notation_source(path: Source) -> bool:
@@ -78,6 +119,9 @@ def is_notation_source(path: Source) -> bool:
 
 
 def parse_notation(spec: Spec, text: str, file: str) -> Notation:
+    """The record a notation text writes. Read line by line as it is parsed: no more than
+    MAX_LINE_TOKENS words and signs on a line, and MAX_NODES values, events and comments
+    in all (``item*N`` counting N), so that neither time nor memory grows past the limits."""
     text = text.replace("\r\n", "\n")
     nul = text.find("\x00")
     if nul >= 0:  # a NUL byte is no text: an executable, an image, a compressed file
@@ -86,11 +130,22 @@ def parse_notation(spec: Spec, text: str, file: str) -> Notation:
         where = Span(file, line, column)
         raise RefereeError([Problem(where, "binary data, not text: a record is text")])
     source = text if text.endswith("\n") else text + "\n"
+    reader = _Reader(Words.of(spec), file, text)
+    saved = getattr(_LINES.current, "reader", None)
+    _LINES.current.reader = reader
     try:
-        tree = lark_notation().parse(source)
+        parser = lark_notation().parse_interactive(source)
+        on_line = 0
+        for tok in parser.iter_parse():
+            on_line = 0 if tok.type == "_NL" else on_line + 1
+            if on_line > MAX_LINE_TOKENS:
+                raise reader.fail(tok, f"more than {MAX_LINE_TOKENS:,} values and signs on a line")
+        parser.feed_eof()  # type: ignore[no-untyped-call]
     except UnexpectedInput as err:
         raise RefereeError([_syntax_problem(err, file, source)], {file: text}) from None
-    return _Reader(Words.of(spec), file, text).read(tree)
+    finally:
+        _LINES.current.reader = saved
+    return reader.finish()
 
 
 def _syntax_problem(err: UnexpectedInput, file: str, text: str) -> Problem:
@@ -179,24 +234,38 @@ class _Reader:
         self.anchor: tuple[str, int | str] | None = None  # the header or event above
         self.item = ""  # what the last line held: header, event, setup
         self.last_line = 0
+        self.values = 0  # values, events and comments read so far, item*N counting N
 
     def fail(self, at: Tree[Token] | Token | Span, message: str, hint: str = "") -> RefereeError:
         span = at if isinstance(at, Span) else _where(self.file, at)
         return RefereeError([Problem(span, message, hint)], {self.file: self.text})
 
-    def read(self, tree: Tree[Token]) -> Notation:
-        for node in tree.children:
-            assert isinstance(node, Tree)
-            kind = node.data
-            head = node.children[0] if node.children else None
-            if kind == "header" and isinstance(head, Token):
-                self.header(head)
-            elif kind == "event":
-                self.event(node)
-            elif kind == "expect":
-                self.expect(node)
-            elif kind == "comment" and isinstance(head, Token):
-                self.comment(head)
+    def line(self, node: Tree[Token]) -> None:
+        """One line read (a header with the lines that go on with it)."""
+        kind = node.data
+        head = node.children[0] if node.children else None
+        if isinstance(head, Token):
+            self.count(1, head)
+        if kind == "header" and isinstance(head, Token):
+            self.header(head)
+        elif kind == "event":
+            self.event(node)
+        elif kind == "expect":
+            self.expect(node)
+        elif kind == "comment" and isinstance(head, Token):
+            self.comment(head)
+
+    def count(self, n: int, at: Tree[Token] | Token | Span) -> None:
+        """``n`` more values (or lines): past MAX_NODES in all, the record is refused."""
+        self.values += n
+        if self.values > MAX_NODES:
+            raise self.fail(
+                at,
+                f"the record holds more than {MAX_NODES:,} values, events and comments",
+                "item*N counts as N values",
+            )
+
+    def finish(self) -> Notation:
         if not self.data and not self.events:
             raise self.fail(Span(self.file, 1, 1), "the record is empty")
         self.data["events"] = self.events
@@ -276,10 +345,12 @@ class _Reader:
                 [Problem(moved(p.span), p.message, p.hint) for p in err.problems],
                 {self.file: self.text},
             ) from None
+        self.count(len(doc.marks), at)
         return doc.data, {path: moved(span) for path, span in doc.marks.items()}
 
     # ------------------------------------------------------------ set-up
     def setup(self, name: Any, at: Span, tok: Token) -> None:
+        self.check_header_types(tok)
         setups = self.w.setups()
         if not isinstance(name, str):
             raise self.fail(at, "a set-up is named by one word: setup: NAME")
@@ -295,6 +366,20 @@ class _Reader:
             self.events.append(ev)
             _mark_all(self.marks, ("events", i), ev, at)
         self.attach("event", first, tok.line or 0, "setup")
+
+    def check_header_types(self, tok: Token) -> None:
+        """The headers a set-up is worked out under, of the types the record's schema says
+        (the schema itself is checked once the whole record is read)."""
+        for key in ("printing", "title", "game"):
+            if key in self.data and not isinstance(self.data[key], str):
+                raise self.fail(self.marks.get((key,), tok), f"the header '{key}' is one name")
+        for key in ("overlays", "no_overlays"):
+            v = self.data.get(key, [])
+            if not isinstance(v, list) or not all(isinstance(o, str) for o in v):
+                raise self.fail(
+                    self.marks.get((key,), tok),
+                    f"the header '{key}' is a list of overlay names: [{key[-8:-1]}-a, ...]",
+                )
 
     def expansion(self, name: str, header: dict[str, Any], at: Span) -> list[dict[str, Any]]:
         where = header_where(header, self.marks, self.file)
@@ -493,10 +578,13 @@ class _Reader:
                     if not _INT.fullmatch(str(n_tok)) or not 1 <= len(str(n_tok)) <= 4:
                         raise self.fail(n_tok, "a repeat is item*N, N a number (up to 9999)")
                     item = self.scalar(item_tok, t.arg)
+                    self.count(int(str(n_tok)), n_tok)
+                    at = _span(self.file, item_tok)
                     for _ in range(int(str(n_tok))):
-                        self.marks[path + (len(out),)] = _span(self.file, item_tok)
+                        self.marks[path + (len(out),)] = at
                         out.append(item)
                     continue
+                self.count(1, e)
                 self.marks[path + (len(out),)] = _where(self.file, e)
                 out.append(self.element(e, t.arg, path + (len(out),), depth))
             if self.data.get("view") and counted(self.w.spec.sym, t, out):
@@ -509,6 +597,7 @@ class _Reader:
         assert isinstance(e, Tree)
         if e.data == "repeat":
             raise self.fail(e, f"'{p.name}' is one {t}: item*N makes a list")
+        self.count(1, e)
         return self.element(e, t, path, depth)
 
     def element(self, e: Tree[Token], t: ast.TypeRef, path: Path_, depth: int) -> Any:
@@ -529,7 +618,7 @@ class _Reader:
     def scalar(self, tok: Token, t: ast.TypeRef) -> Any:
         text = str(tok)
         if tok.type == "STRING":
-            return json.loads(text)
+            return self.quoted(tok)
         if text == "~":
             return None
         if t.name == "int" and _INT.fullmatch(text):
@@ -541,6 +630,22 @@ class _Reader:
         if text == "-":
             raise self.fail(tok, f"`-` is an empty list; here one {t} is due")
         return text
+
+    def quoted(self, tok: Token) -> str:
+        """A quoted value: its escapes are JSON's, and no other; no lone surrogate."""
+        try:
+            value = json.loads(str(tok))
+        except json.JSONDecodeError as err:
+            at = Span(self.file, tok.line or 0, (tok.column or 0) + err.pos)
+            raise self.fail(
+                at,
+                "a quoted value with an escape or character JSON does not take: "
+                + err.msg.removesuffix(" at"),
+                'the escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX (four hex digits)',
+            ) from None
+        if not isinstance(value, str) or any("\ud800" <= c <= "\udfff" for c in value):
+            raise self.fail(tok, "a quoted value holds a lone surrogate (\\ud800 to \\udfff)")
+        return value
 
     # ------------------------------------------------------------ expected outcomes
     def expect(self, node: Tree[Token]) -> None:

@@ -14,13 +14,12 @@ import yaml
 from referee.compile.spec import Spec
 from referee.data.limits import STDIN_NAME
 from referee.data.schema import validate
-from referee.data.source import Document, Path_, load_document, parse_document
+from referee.data.source import Document, Path_, parse_document
 from referee.errors import Problem, RefereeError, Span
 from referee.parse import ast
 from referee.records.notation import (
     _BARE,
     _INT,
-    MAX_NOTATION_BYTES,
     REPEAT_FROM,
     SUFFIX,
     Notation,
@@ -38,7 +37,14 @@ from referee.records.notation_read import (
     parse_notation,
     read_notation,
 )
-from referee.records.record import RECORD_SCHEMA, RecordText, Source, is_stdin, stdin_text
+from referee.records.record import (
+    RECORD_SCHEMA,
+    RecordText,
+    Source,
+    is_stdin,
+    record_text,
+    stdin_text,
+)
 from referee.records.views import MARK
 
 
@@ -465,7 +471,7 @@ def convert(spec: Spec, path: Source, to: str | None = None) -> str:
     elif is_stdin(path):
         doc = parse_document(stdin_text(), STDIN_NAME)
     else:
-        doc = load_document(path, MAX_NOTATION_BYTES, "record")
+        doc = parse_document(record_text(path), str(path))  # the text its game was read from
     if doc.data is None:
         raise RefereeError([Problem(doc.span(()), "the record is empty")], {doc.file: doc.text})
     validate(doc, spec.game_dir.parent / "schema" / RECORD_SCHEMA)

@@ -12,14 +12,15 @@ errors name it ``<stdin>``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from referee.data.limits import STDIN, STDIN_NAME, decode, read_stdin
+from referee.data.limits import STDIN, STDIN_NAME, decode, read_stdin, read_text
 from referee.data.schema import validate
-from referee.data.source import Document, load_document, parse_document
+from referee.data.source import Document, parse_document
 from referee.errors import Problem, RefereeError, Span
 
 RECORD_SCHEMA = "record.schema.json"
@@ -122,6 +123,48 @@ def keep_stdin(kept: str | RefereeError | None) -> None:
         _STDIN[:] = [kept]
 
 
+# While a command runs (``read_once``): what each record file gave when it was first read (its
+# text, its document, or why it could not be read), so that no file is read twice.
+_ONCE: list[dict[tuple[object, ...], object]] = []
+
+
+@contextmanager
+def read_once() -> Iterator[None]:
+    """Within it, each record file is read (and parsed) once: learning its game, judging it,
+    judging it again under another setting all see the same bytes, read once, and pay for
+    reading them once."""
+    _ONCE.append({})
+    try:
+        yield
+    finally:
+        _ONCE.pop()
+
+
+_T = TypeVar("_T")
+
+
+def once(key: tuple[object, ...], make: Callable[[], _T]) -> _T:
+    """``make()``, or, inside ``read_once``, what it gave the first time for ``key`` (an
+    error too: it is raised again)."""
+    if not _ONCE:
+        return make()
+    memo = _ONCE[0]
+    if key not in memo:
+        try:
+            memo[key] = make()
+        except RefereeError as err:
+            memo[key] = err
+    kept = memo[key]
+    if isinstance(kept, RefereeError):
+        raise kept
+    return kept  # type: ignore[return-value]
+
+
+def record_text(path: str | Path) -> str:
+    """A record file's text, under the record's size limit (read once in ``read_once``)."""
+    return once(("text", str(path)), lambda: read_text(path, MAX_RECORD_BYTES, "record"))
+
+
 def load_record(
     source: Source, schema_dir: Path, read: Callable[[Source], Document] | None = None
 ) -> Record:
@@ -134,7 +177,9 @@ def load_record(
     elif is_stdin(source):
         doc = parse_document(stdin_text(), STDIN_NAME)
     else:
-        doc = load_document(source, MAX_RECORD_BYTES, "record")
+        doc = once(
+            ("document", str(source)), lambda: parse_document(record_text(source), str(source))
+        )
     if doc.data is None:
         raise RefereeError([Problem(doc.span(()), "the record is empty")], {doc.file: doc.text})
     validate(doc, schema_dir / RECORD_SCHEMA)

@@ -12,9 +12,7 @@ import difflib
 from collections.abc import Callable
 from typing import Any
 
-import yaml
-
-from referee.data.source import Document, Path_, show_path
+from referee.data.source import Document, Path_, parse_document, show_path
 from referee.errors import Problem, RefereeError
 from referee.parse import ast
 from referee.resolve.symbols import Symbols
@@ -82,12 +80,16 @@ class Converter:
             return value
         d = self.sym.types.get(t.name)
         if isinstance(d, ast.EnumDecl):
+            if isinstance(value, str) and value in (d.values or self.items(d.from_data)):
+                return value  # a name it has: the names sorted only for a message
             known = d.values or sorted(self.items(d.from_data))
             return self.named(value, known, f"{t.name}", path)
         if isinstance(d, ast.RecordDecl) and d.from_data:
             if isinstance(value, dict) or (isinstance(value, str) and value.startswith("{")):
                 return self.by_fields(value, d, path)
             index = self.items(d.from_data)
+            if isinstance(value, str) and value in index:
+                return index[value]
             return index[self.named(value, sorted(index), t.name, path)]
         if isinstance(d, ast.RecordDecl):
             return self.structure(value, d, path)
@@ -99,10 +101,12 @@ class Converter:
         The one item whose fields have these values (``nothing`` for a field it lacks)."""
         said = value
         if isinstance(value, str):
-            try:
-                value = yaml.safe_load(value)
-            except yaml.YAMLError:
-                value = None
+            try:  # read as every other part of a record is: no alias, no tag, no base 60
+                value = parse_document(value, "<key>").data
+            except RefereeError as err:  # said at the key, as the record gives it
+                raise self.problem(
+                    path, f"{d.name}'s fields, {{field: value, ...}}: {err.problems[0].message}"
+                ) from None
         if not isinstance(value, dict) or not value:
             raise self.problem(
                 path, f"expected {d.name}'s fields as {{field: value, ...}}, found {_kind(said)}"

@@ -11,6 +11,7 @@ game: who sees what is the spec's.
 from __future__ import annotations
 
 import copy
+import difflib
 from collections.abc import Callable
 from typing import Any
 
@@ -40,6 +41,11 @@ def command_line(message: str, hint: str = "") -> RefereeError:
     return RefereeError([Problem(Span("<command line>", 0, 0), message, hint)])
 
 
+def _bad(record: Record, path: Path_, message: str, hint: str = "") -> RefereeError:
+    doc = record.doc
+    return RefereeError([Problem(doc.span(path), message, hint)], {doc.file: doc.text})
+
+
 class Hider:
     """Writes records as one view would have kept them, by the spec's declaration."""
 
@@ -66,13 +72,15 @@ class Hider:
                 else:
                     groups.append([s])
         self.states = {s.name: s for s in self.hidden.seen if s.kind == "state"}
+        self.allows: dict[str, list[ast.Allow]] = {}  # each action's, as events name them
 
     def check_view(self, view: str, record: Record) -> None:
+        views = ", ".join([PUBLIC, *self.players])
         if view != PUBLIC and view not in self.players:
-            raise command_line(
-                f"--view {view}: no such view", f"views: {', '.join([PUBLIC, *self.players])}"
-            )
+            raise command_line(f"--view {view}: no such view", f"views: {views}")
         had = record.view
+        if had and had != PUBLIC and had not in self.players:
+            raise _bad(record, ("view",), f"view: no such view '{had}'", f"views: {views}")
         if had and had != view and view != PUBLIC:
             where = record.doc.span(("view",))
             raise RefereeError(
@@ -98,8 +106,43 @@ class Hider:
                 if seen is not None:
                     where: Path_ = ("position", "state", name)
                     position["state"][name] = self._state(seen, value, {}, view, where)
+        for ev in record.events:
+            self._read(record, ev.action, ev.args, ev.path)
         out["events"] = [self._event(ev.action, ev.args, ev.path, view) for ev in record.events]
         return out
+
+    def _read(self, record: Record, action: str, args: dict[str, Any], path: Path_) -> None:
+        """Refuse an event the referee would refuse as input, as it would: an unknown action,
+        actor or argument; in a complete record, a value that is not of its type (an unknown
+        location). A view's values may be marks, which only the judging of a view reads."""
+        if action not in self.allows:
+            self.allows[action] = allows_of(self.sym, action)
+        allows = self.allows[action]
+        if not allows:
+            known = sorted(
+                {
+                    a.name
+                    for p in self.sym.procedures().values()
+                    for st in p.steps
+                    for a in st.allows
+                }
+            )
+            close = difflib.get_close_matches(action, known, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"actions: {', '.join(known)}"
+            raise _bad(record, path[:2], f"unknown action '{action}'", hint)
+        if self.sym.players:
+            if "by" not in args:
+                raise _bad(record, path, "'by' is missing: who acts?")
+            self.convert(args["by"], ast.TypeRef(self.sym.players), path + ("by",))
+        params = {p.name: p for p in allows[0].params}
+        for key, value in args.items():
+            if key == "by":
+                continue
+            if key not in params:
+                hint = f"its arguments: {', '.join(sorted(params))}" if params else "it takes none"
+                raise _bad(record, path + (key,), f"unknown argument '{key}'", hint)
+            if not record.view:
+                self.convert(value, params[key].type, path + (key,))
 
     # ------------------------------------------------------------ the position
     def _state(

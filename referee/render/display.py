@@ -124,6 +124,7 @@ class Pieces:
     apart_title: str
     kind: str
     values: list[str]
+    lost: str = ""  # a state or definition of a piece: true once it is lost
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,9 @@ class Display:
     states: frozenset[str] = field(default_factory=frozenset)  # every state drawn
     inside: str = ""  # a state keyed by location: the units inside its castle
     besieged: str = ""  # a state keyed by location: the side besieged there
+    # a siege being fought: (procedure, its parameter naming the location, the one naming
+    # the side inside), for the combat before any state names that side besieged
+    fought: tuple[str, str, str] | None = None
     lost: str = ""  # a state keyed by side: the units it has lost
     hands: str = ""  # a state keyed by side: the cards in its hand (drawn as a count)
     kind: str = "points"  # the kind of board: "points" (a map of places) or "hex"
@@ -297,6 +301,7 @@ def load_display(spec: Spec, sides: list[str]) -> Display:
             apart.get("title", ""),
             pc["kind"],
             list(pc["values"]),
+            named(pc["lost"], ("display", "pieces", "lost")) if "lost" in pc else "",
         )
     zones = named(d["zones"], ("display", "zones")) if "zones" in d else ""
     if hexes is not None:
@@ -306,6 +311,27 @@ def load_display(spec: Spec, sides: list[str]) -> Display:
     siege = d.get("siege", {})
     inside = state(siege["inside"], ("display", "siege", "inside")) if siege else ""
     besieged = state(siege["besieged"], ("display", "siege", "besieged")) if siege else ""
+    fought = None
+    if siege and "fought" in siege:
+        f = siege["fought"]
+        proc = spec.sym.procedures().get(f["procedure"])
+        params = {p.name for p in proc.params} if proc else set()
+        if proc is None:
+            problems.append(
+                Problem(
+                    doc.span(("display", "siege", "fought", "procedure")),
+                    f"'{f['procedure']}' is no procedure the spec declares",
+                )
+            )
+        for key in ("at", "side") if proc else ():
+            if f[key] not in params:
+                problems.append(
+                    Problem(
+                        doc.span(("display", "siege", "fought", key)),
+                        f"'{f[key]}' is no parameter of procedure {f['procedure']}",
+                    )
+                )
+        fought = (f["procedure"], f["at"], f["side"])
     lost = state(d["lost"], ("display", "lost")) if "lost" in d else ""
     hands = state(d["hands"], ("display", "hands")) if "hands" in d else ""
     if problems:
@@ -331,6 +357,7 @@ def load_display(spec: Spec, sides: list[str]) -> Display:
         states=frozenset(drawn - {""}),
         inside=inside,
         besieged=besieged,
+        fought=fought,
         lost=lost,
         hands=hands,
         kind=kind,

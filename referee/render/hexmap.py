@@ -116,14 +116,18 @@ def defs(d: ET.Element, display: Display) -> None:
             )
 
 
-def draw_board(g: ET.Element, display: Display, el: Any, outlined: Any, title: Any) -> None:
-    """The hexes, the hexsides, the marks, the legend (``el``, ``outlined``, ``title``: the
-    SVG writer's helpers)."""
+def draw_board(
+    g: ET.Element, display: Display, el: Any, outlined: Any, title: Any, words: ET.Element
+) -> None:
+    """The hexes, the hexsides and the legend in ``g``; the hexes' names, terrain letters and
+    marks in ``words``, drawn over the step's zones of control (``el``, ``outlined``,
+    ``title``: the SVG writer's helpers)."""
     hexes = display.hexes
     assert hexes is not None
     s = hexes.size
     looks = list(hexes.terrains)
     grid = el(g, "g", class_="hexes")
+    labels = el(words, "g", class_="hex-labels")
     for name, (col, row, terrain) in hexes.cells.items():
         p = display.places[name]
         look = hexes.terrains.get(terrain)
@@ -139,21 +143,22 @@ def draw_board(g: ET.Element, display: Display, el: Any, outlined: Any, title: A
             stroke="#6b5d45",
             stroke_width=3,
         )
-        el(
-            cell,
-            "text",
+        title(cell, f"{name}: {look.title if look else terrain} (column {col}, row {row})")
+        label = el(labels, "g", class_="hex-label", data_name=clean(name, 12))
+        outlined(
+            label,
             clean(name, 12),
             x=p.x,
             y=round(p.y - 0.62 * s, 1),
-            font_size=NAME_SIZE,
-            font_weight="bold",
-            text_anchor="middle",
+            size=NAME_SIZE,
             fill="#3b3325",
+            halo="#ffffff",
+            width=5,
             class_="hex-name",
         )
         if look and look.letter:
             outlined(
-                cell,
+                label,
                 look.letter,
                 x=round(p.x - 0.42 * s, 1),
                 y=round(p.y + 0.68 * s, 1),
@@ -163,7 +168,6 @@ def draw_board(g: ET.Element, display: Display, el: Any, outlined: Any, title: A
                 width=5,
                 class_="terrain",
             )
-        title(cell, f"{name}: {look.title if look else terrain} (column {col}, row {row})")
     edges = el(g, "g", class_="hexsides")
     for side in hexes.sides:
         a, b = display.places[side.a], display.places[side.b]
@@ -187,7 +191,7 @@ def draw_board(g: ET.Element, display: Display, el: Any, outlined: Any, title: A
                 data_to=clean(side.b, 12),
             )
         title(line, f"{side.a} - {side.b}: {side.title}")
-    marks = el(g, "g", class_="hex-marks")
+    marks = el(words, "g", class_="hex-marks")
     count: dict[str, int] = {}
     for m in hexes.marks:
         p = display.places[m.hex]
@@ -231,7 +235,8 @@ def _legend(g: ET.Element, display: Display, el: Any, title: Any) -> None:
     if display.pieces and display.pieces.apart:
         entries.append((f"{display.pieces.apart_title}: hollow, dashed", "apart", None))
     if display.pieces:
-        entries.append(("counter: kind; " + "-".join(display.pieces.values), "none", None))
+        values = "-".join(display.pieces.values)
+        entries.append((f"counter: kind; {values} (\u00b7: none)", "none", None))
     cols = 3
     col_w = (display.width - 40) / cols
     for i, (text, kind, what) in enumerate(entries):
@@ -354,6 +359,36 @@ def draw_pieces(
                 + ", ".join(f"{v} {entry.get(v)}" for v in pc.values),
             )
             taken.add((x, y, x + cw, y + h))
+
+
+def draw_gone(g: ET.Element, display: Display, state: dict[str, Any], el: Any, title: Any) -> None:
+    """Each mark whose ``gone`` state holds at its hex (a palisade removed), struck through
+    and crossed out; ``state``: the step's states by name."""
+    hexes = display.hexes
+    assert hexes is not None
+    count: dict[str, int] = {}
+    for m in hexes.marks:
+        i = count.get(m.hex, 0)
+        count[m.hex] = i + 1
+        gone = state.get(m.gone) if m.gone else None
+        if not isinstance(gone, dict) or gone.get(m.hex) is not True:
+            continue
+        p = display.places[m.hex]
+        left, top, right, bottom = text_box(
+            m.word, *_mark_xy(p.x, p.y, hexes.size, i), WORD_SIZE, "start", bold=True
+        )
+        mid = (top + bottom) / 2
+        cross = el(
+            g,
+            "path",
+            d=f"M{left - 4:.1f},{mid:.1f} H{right + 4:.1f} "
+            f"M{left:.1f},{bottom:.1f} L{right:.1f},{top:.1f}",
+            stroke="#000000",
+            stroke_width=5,
+            class_="gone",
+            data_location=clean(m.hex, 12),
+        )
+        title(cross, f"{m.hex}: {m.title} gone")
 
 
 def _fit(text: str, room: float, size: float) -> str:

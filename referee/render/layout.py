@@ -165,7 +165,7 @@ def put(
                 # the thing's centre on a ring around the place
                 dx, dy = near[0] + ux * r - cx, near[1] + uy * r - cy
                 if fits(dx, dy):
-                    chosen = Spot(dx, dy, _leader(near, shift(whole, dx, dy)))
+                    chosen = Spot(dx, dy, leader(near, shift(whole, dx, dy)))
                     break
             r += step
     if chosen is None:  # nowhere free: where it was asked for, in the open
@@ -175,7 +175,7 @@ def put(
     return chosen
 
 
-def _leader(near: tuple[float, float], b: Box) -> tuple[float, float, float, float]:
+def leader(near: tuple[float, float], b: Box) -> tuple[float, float, float, float]:
     """A line from ``near`` to the nearest point of ``b``'s edge."""
     x = min(max(near[0], b[0]), b[2])
     y = min(max(near[1], b[1]), b[3])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.compile.shown import show
 from referee.render.display import Display
 from referee.render.layout import clean
 from referee.render.steps import Step
@@ -25,11 +26,13 @@ def words(value: Any, path: tuple[str, ...] = (), depth: int = 0) -> str:
         return ", ".join(items) + (f" and {more} more" if more > 0 else "") if items else "none"
     if isinstance(value, dict) and depth < 3:
         return ", ".join(
-            route(v)
-            if k == path and isinstance(v, list)
+            named_route(k, v, path)
+            if k in path and isinstance(v, list)
             else f"{clean(k, 40)} {words(v, path, depth + 1)}"
             for k, v in list(value.items())[:ARGS_KEPT]
         )
+    if isinstance(value, bool):
+        return show(value)  # as the record and the rules write it: true, not True
     return clean(value, 60)
 
 

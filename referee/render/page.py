@@ -84,7 +84,9 @@ def replay_page(
         for side, look in display.sides.items()
     ]
     data["pieces"] = list(pieces)
-    board = svg.to_text(svg.board(display))
+    # the panel under the map as tall as the fullest step's needs: no step's list is cut
+    rows = max((svg_step.panel_rows(display, s) for s in steps), default=0)
+    board = svg.to_text(svg.board(display, rows=rows))
     return _page(data, board, replay.file), replay
 
 
@@ -162,10 +164,11 @@ script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
   #verdict.illegal { border: 3px dashed #c62828; background: #fde8e8; }
   #verdict.none { border-color: #999; }
   #told li, #events li { overflow-wrap: anywhere; }
-  #events { max-height: 40vh; overflow-y: auto; padding-left: 4.5ch; }
+  #events { max-height: 40vh; overflow-y: auto; padding-left: 4.5ch; position: relative; }
   #events li.current { font-weight: bold; outline: 2px solid #1f4e9e; }
   #events li.illegal { color: #7f0000; }
-  #events button { all: unset; cursor: pointer; }
+  /* a block: the event's number stands by its first line, not its last */
+  #events button { all: unset; display: block; cursor: pointer; }
   #events button:focus-visible { outline: 3px solid #1f4e9e; }
   #events .kind { font-weight: bold; }
   .filters { display: flex; gap: 0.6rem; flex-wrap: wrap; margin: 0.3rem 0; }
@@ -288,6 +291,10 @@ SCRIPT = """
     const old = document.getElementById("step");
     const fresh = layer(s.layer);
     fresh.id = "step";
+    // a hex board's zones of control go in their slot, under the hexes' names
+    const slot = document.getElementById("zones-slot");
+    const zoneLayer = fresh.querySelector(":scope > g.zones");
+    if (slot) slot.replaceChildren(...(zoneLayer ? [zoneLayer] : []));
     old.replaceWith(fresh);
     $("heading").textContent = s.heading;
     const v = $("verdict");
@@ -322,7 +329,13 @@ SCRIPT = """
     slider.value = String(i);
     $("where").textContent = "step " + (i + 1) + " of " + steps.length;
     items.forEach((li, k) => li.classList.toggle("current", k === i));
-    items[i].scrollIntoView({block: "nearest"});
+    // the current entry shown in the log's own scroll box; the window stays where the
+    // player put it (scrollIntoView scrolled it too, taking the board off a phone's screen)
+    const list = $("events"), li = items[i];
+    if (li.offsetTop < list.scrollTop) list.scrollTop = li.offsetTop;
+    else if (li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = li.offsetTop + li.offsetHeight - list.clientHeight;
+    }
     document.body.dataset.step = String(i);
     document.body.dataset.event = s.event === null ? "" : String(s.event);
   }
@@ -337,6 +350,8 @@ SCRIPT = """
   slider.addEventListener("input", () => go(Number(slider.value)));
   document.addEventListener("keydown", (e) => {
     if (e.target === slider || e.target.tagName === "SELECT") return;
+    // the browser's own shortcuts (Alt+Left goes back a page, Ctrl+End...) stay its own
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.key === "ArrowRight") { go(current + 1); e.preventDefault(); }
     else if (e.key === "ArrowLeft") { go(current - 1); e.preventDefault(); }
     else if (e.key === "Home") { go(0); e.preventDefault(); }

@@ -45,6 +45,8 @@ class Step:
     lost_here: dict[str, list[Any]] = field(default_factory=dict)  # by side: lost at this event
     pieces: list[dict[str, Any]] = field(default_factory=list)  # name, at, side, apart
     zones: dict[str, list[str]] = field(default_factory=dict)  # by side: in its enemy's zones
+    # the procedures running, outermost first: each one's name and arguments (as shown)
+    running: list[tuple[str, dict[str, str]]] = field(default_factory=list)
 
 
 @dataclass
@@ -115,6 +117,8 @@ def _replay(
                 _judged(ref, step, violations, told)
                 if not violations and display.lost:
                     step.lost_here = _lost_here(ref, display.lost, step.state.get(display.lost))
+                if not violations and display.pieces is not None and display.pieces.lost:
+                    step.lost_here = _pieces_lost(ref, display.pieces.lost, step.pieces)
                 if after and ev.index == last and not violations:
                     later = _step(ref, display, "after", ev)
                     later.verdict, later.violation = step.verdict, step.violation
@@ -158,6 +162,15 @@ def _lost_here(ref: Referee, name: str, before: Any) -> dict[str, list[Any]]:
     return out
 
 
+def _pieces_lost(ref: Referee, lost: str, before: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    """By side, the pieces on the board before the event just judged that are lost after it."""
+    out: dict[str, list[Any]] = {}
+    for piece in before:
+        if _value(ref, lost, piece["name"]) is True:
+            out.setdefault(piece["side"], []).append(piece["name"])
+    return out
+
+
 def _sides(ref: Referee) -> list[str]:
     game = ref.spec.game
     if game is None or not game.players:
@@ -181,7 +194,10 @@ def _step(ref: Referee, display: Display, position: str, ev: Event | None) -> St
     d = ref.sym.values.get("summary")
     summary = brief(ref.interp.call("summary"), SUMMARY_KEPT) if isinstance(d, ast.Define) else ""
     frames = []
+    running = []
     for f in ref.machine.frames:
+        values = {p.name: shown(show(f.vars.get(p.name)), TEXT_KEPT) for p in f.proc.params}
+        running.append((f.proc.name, values))
         args = ", ".join(f"{p.name}: {show(f.vars.get(p.name))}" for p in f.proc.params)
         step = f"step {f.step.name}" if f.step else "done"
         frames.append(f"{f.proc.title}" + (f" ({args})" if args else "") + f", {step}")
@@ -195,6 +211,7 @@ def _step(ref: Referee, display: Display, position: str, ev: Event | None) -> St
         state={k: v["value"] for k, v in read.items()},
         pieces=_pieces(ref, display),
         zones=_zones(ref, display),
+        running=running,
     )
 
 

@@ -139,14 +139,22 @@ def board(
         stroke_width=4,
     )
     static = _el(svg, "g", id="map", transform=f"translate(0 {HEADER})")
+    layer = step_layer if step_layer is not None else ET.Element("g")
     if display.hexes is not None:
-        hexmap.draw_board(static, display, _el, _outlined, _title)
+        # the step's zones of control go under the hexes' names and marks: a slot between
+        words = ET.Element("g", {"id": "map-words", "transform": f"translate(0 {HEADER})"})
+        hexmap.draw_board(static, display, _el, _outlined, _title, words)
+        slot = _el(svg, "g", id="zones-slot")
+        for child in list(layer):
+            if child.get("class") == "zones":
+                layer.remove(child)
+                slot.append(child)
+        svg.append(words)
     else:
         _roads(static, display)
         _boxes(static, display)
         _places(static, display)
         _legend(static, display)
-    layer = step_layer if step_layer is not None else ET.Element("g")
     layer.set("id", "step")
     svg.append(layer)
     return svg

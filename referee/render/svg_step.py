@@ -6,6 +6,7 @@ plan (plan.py) nor anything this step drew before it."""
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -54,6 +55,7 @@ def step_layer(display: Display, replay: Replay, step: Step) -> ET.Element:
     groups = [_el(layer, "g", transform=f"translate(0 {HEADER})") for _ in range(4)]
     if display.hexes is not None:
         hexmap.draw_zones(groups[0], display, step.zones, _el, _title)
+        hexmap.draw_gone(groups[1], display, step.state, _el, _title)
         hexmap.draw_pieces(groups[2], display, step.pieces, taken, _el, _outlined, _title)
     else:
         _control(groups[0], display, step)
@@ -243,11 +245,23 @@ def _control(g: ET.Element, display: Display, step: Step) -> None:
                 _title(badge, f"{p.name}: {mark.title} held by {side}")
 
 
+def besieged_side(display: Display, step: Step, place: str) -> Any:
+    """The side besieged at a place: as the state says, or the side inside in a siege being
+    fought there (the combat that puts it inside, before the state names it)."""
+    side = (_state(step, display.besieged) or {}).get(place)
+    if side is None and display.fought is not None:
+        proc, at, inside = display.fought
+        for name, args in step.running:
+            if name == proc and args.get(at) == place and args.get(inside) in display.sides:
+                side = args[inside]
+    return side
+
+
 def stacks_at(display: Display, step: Step, place: str, by_side: dict[str, Any]) -> list[Any]:
     """A location's stacks: (side, faces, inside) for each side there, a besieged side's
     units inside the castle apart from those of it outside (all of them, when the state of
     those inside names none: as the spec's garrison reads, those there now)."""
-    besieged = (_state(step, display.besieged) or {}).get(place)
+    besieged = besieged_side(display, step, place)
     inside = (_state(step, display.inside) or {}).get(place) or []
     out = []
     for side, faces in by_side.items():
@@ -290,7 +304,7 @@ def _units(g: ET.Element, display: Display, step: Step, taken: Boxes) -> None:
         ]
         spot = layout.put(taken, [whole], (p.x, p.y), first)
         left, y = whole[0] + spot.dx, top + spot.dy + WALL
-        besieged = (_state(step, display.besieged) or {}).get(place)
+        besieged = besieged_side(display, step, place)
         siege = besieged is not None or any(inside for _, _, inside in stacks)
         parent = g
         if siege:
@@ -310,8 +324,9 @@ def _units(g: ET.Element, display: Display, step: Step, taken: Boxes) -> None:
                 stroke_width=4,
                 stroke_dasharray="10 6",
             )
-        if spot.leader:
-            _leader(parent, spot.leader)
+        line = _led(display, place, spot, whole, len(stacks))
+        if line:
+            _leader(parent, line)
         for i, (side, faces, inside) in enumerate(stacks):
             look = display.sides.get(side)
             x = left + (STACK_W + STACK_GAP) * i
@@ -339,6 +354,24 @@ def _battlements(g: ET.Element, x: float, y: float) -> None:
         d += f" h{s:.1f}" + (f" v{WALL if i % 2 == 0 else -WALL}" if i < 4 else "")
     d += f" V{y + 4} Z"
     _el(g, "path", d=d, fill="#ffffff", stroke="#000000", stroke_width=4, class_="wall")
+
+
+def _led(
+    display: Display, place: str, spot: layout.Spot, whole: layout.Box, n: int
+) -> tuple[float, float, float, float] | None:
+    """The line back to ``place`` from its ``n`` stacks put at ``spot``: the layout's, or
+    one where a stack stands nearer another place than its own (read as that place's)."""
+    if spot.leader is not None:
+        return spot.leader
+    box = layout.shift(whole, spot.dx, spot.dy)
+    p = display.places[place]
+    y = (box[1] + WALL + box[3]) / 2  # the blocks' middle (the wall above left out)
+    for i in range(n):
+        centre = (box[0] + (STACK_W + STACK_GAP) * i + STACK_W / 2, y)
+        own = math.dist((p.x, p.y), centre)
+        if any(math.dist((q.x, q.y), centre) < own for q in display.places.values() if q is not p):
+            return layout.leader((p.x, p.y), box)
+    return None
 
 
 def _leader(g: ET.Element, line: tuple[float, float, float, float]) -> None:
@@ -382,13 +415,23 @@ def _box_units(g: ET.Element, display: Display, step: Step) -> None:
         lines = _fit_width(_counted(value), room, most)
         for i, line in enumerate(lines):
             _el(u, "text", line, x=x0, y=b.y + 100 + BOX_LINE * i, font_size=BOX_SIZE)
-        _title(u, f"{b.name}: {len(value)} block(s): {_faces(value)}")
+        _title(u, f"{b.name}: {len(value)} block(s): {_runs(value)}")
 
 
 def _counted(faces: list[Any]) -> list[str]:
     """Faces in order of first appearance, each with its count when it repeats."""
     counts = Counter(clean(f, 40) for f in faces[:1000])
     return [f"{f} \u00d7{n}" if n > 1 else f for f, n in counts.items()]
+
+
+RUNS_SHOWN = 60  # faces of a box told (each with its count): more than a game has
+
+
+def _runs(faces: list[Any]) -> str:
+    """A box's faces whole, repeats counted (bounded for a hostile record)."""
+    runs = _counted(faces)
+    more = len(runs) - RUNS_SHOWN
+    return ", ".join(runs[:RUNS_SHOWN]) + (f", and {more} more" if more > 0 else "")
 
 
 def _fit_width(items: list[str], room: float, most: int) -> list[str]:
@@ -404,12 +447,18 @@ def _fit_width(items: list[str], room: float, most: int) -> list[str]:
         else:
             line = candidate
         if len(lines) == most:
+            # whole items only: the last line loses items until the count fits after it
+            kept = lines[-1].rstrip(",").split(", ")
             left = len(items) - i
-            tail = f"\u2026 and {left} more"
-            last = lines[-1]
-            while last and text_width(f"{last} {tail}", BOX_SIZE) > room:
-                last = last[:-1]
-            lines[-1] = f"{last.rstrip(', ')} {tail}"
+            while len(kept) > 1 and (
+                text_width(f"{', '.join(kept)}, \u2026 and {left} more", BOX_SIZE) > room
+            ):
+                kept.pop()
+                left += 1
+            last, tail = ", ".join(kept), f"\u2026 and {left} more"
+            while last and text_width(f"{last}, {tail}", BOX_SIZE) > room:
+                last = last[:-1]  # one long name: cut, the ellipsis says so
+            lines[-1] = f"{last}, {tail}" if last else tail
             return lines
     lines.append(line)
     return lines
@@ -644,9 +693,19 @@ def panel_lines(display: Display, step: Step) -> list[tuple[int, str]]:
             where = " (inside the castle)" if inside else ""
             rows.append(f"{place}  {letter}{len(faces)}{where}: {_faces(faces)}")
     chars = display.width // PANEL_COLUMNS // 19
+    kept = {row: 3 for row in rows}
+    # the off-map boxes whole, repeats counted (their boxes on the board may cut them)
+    for b in display.boxes:
+        value = _state(step, b.state)
+        if b.side and isinstance(value, dict):
+            value = value.get(b.side)
+        if isinstance(value, list) and value:
+            row = f"{b.name}  {len(value)}: {_runs(value)}"
+            rows.append(row)
+            kept[row] = 8
     lines: list[tuple[int, str]] = []
     for row in rows:
-        wrapped = _wrap(clean(row, 3 * chars), chars - 4)
+        wrapped = _wrap(clean(row, kept[row] * chars), chars - 4)
         lines += [(0, wrapped[0]), *((60, w) for w in wrapped[1:])]
     return lines
 
@@ -665,24 +724,34 @@ def _panel(layer: ET.Element, display: Display, step: Step) -> None:
         font_size=34,
         font_weight="bold",
     )
-    lines = panel_lines(display, step)
-    rows = max(1, (len(lines) + PANEL_COLUMNS - 1) // PANEL_COLUMNS)
     width = display.width // PANEL_COLUMNS
-    for i, (indent, line) in enumerate(lines):
-        col, r = divmod(i, rows)
-        _el(
-            panel,
-            "text",
-            line,
-            x=30 + indent + col * width,
-            y=top + 100 + r * ROW,
-            font_size=32,
-            class_="panel-row",
-        )
+    for col, lines in enumerate(_columns(panel_lines(display, step))):
+        for r, (indent, line) in enumerate(lines):
+            _el(
+                panel,
+                "text",
+                line,
+                x=30 + indent + col * width,
+                y=top + 100 + r * ROW,
+                font_size=32,
+                class_="panel-row",
+            )
+
+
+def _columns(lines: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
+    """The panel's lines in columns of about equal length, each entry (its first line and
+    those wrapped under it) whole in one column."""
+    target = max(1, -(-len(lines) // PANEL_COLUMNS))
+    cols: list[list[tuple[int, str]]] = [[]]
+    for line in lines:
+        if len(cols[-1]) >= target and line[0] == 0 and len(cols) < PANEL_COLUMNS:
+            cols.append([])
+        cols[-1].append(line)
+    return cols
 
 
 def panel_rows(display: Display, step: Step) -> int:
-    return (len(panel_lines(display, step)) + PANEL_COLUMNS - 1) // PANEL_COLUMNS
+    return max(len(c) for c in _columns(panel_lines(display, step)))
 
 
 def picture(display: Display, replay: Replay, step: Step) -> ET.Element:

@@ -15,6 +15,9 @@ ORDER = {"<", "<=", ">", ">="}
 EQUAL = {"==", "!="}
 
 
+MAX_SUGGESTED = 50  # unknown names given a "did you mean" (each search looks at every name)
+
+
 class ExpressionChecker:
     """Names resolved and expressions typed, each problem recorded with its place and clause."""
 
@@ -26,6 +29,7 @@ class ExpressionChecker:
         self.step_clause = ""  # the clause the step being checked names, if any
         self.players: T = ANY  # the type of `by`, the actor of an event
         self.in_effect = False  # checking a property after an action: before(...) is known
+        self.suggested = 0  # unknown names reported so far
         self.suggesting = False  # checking a `propose` or `alternatives`: shuffled(...) is known
 
     # ------------------------------------------------------------ reporting
@@ -33,7 +37,10 @@ class ExpressionChecker:
         self.problems.append(Problem(span, message, hint, self.clause))
 
     def unknown(self, span: Span, what: str, name: str, known: list[str]) -> None:
-        close = difflib.get_close_matches(name, known, n=1)
+        self.suggested += 1  # past MAX_SUGGESTED, no name is searched for a close one
+        close = (
+            difflib.get_close_matches(name, known, n=1) if self.suggested <= MAX_SUGGESTED else []
+        )
         self.error(span, f"unknown {what} '{name}'", f"did you mean '{close[0]}'?" if close else "")
 
     def ref(self, ref: ast.Ref, use: bool = True) -> ast.Decl | ast.Clause | None:

@@ -143,23 +143,38 @@ def floors(sym: Symbols) -> dict[tuple[str, str], int]:
             sets.setdefault(target.id, []).append(st)
 
     def counts_up(st: ast.SetStmt, start: int) -> bool:
-        if not isinstance(st.value, ast.IntLit):
+        n = whole_constant(st.value, sym)
+        if n is None:
             return False
-        return (st.op == "+=" and st.value.value >= 0) or (st.op == "=" and st.value.value >= start)
+        return (st.op == "+=" and n >= 0) or (st.op == "=" and n >= start)
 
     out: dict[tuple[str, str], int] = {}
     for proc in sym.procedures().values():
         for v in proc.vars:
-            if v.type.name != "int" or not isinstance(v.value, ast.IntLit):
+            start = whole_constant(v.value, sym)
+            if v.type.name != "int" or start is None:
                 continue
-            start = v.value.value
             if all(counts_up(st, start) for st in sets.get(v.name, [])):
                 out[(proc.name, v.name)] = start
     for name, d in sym.values.items():
         if not isinstance(d, ast.StateDecl) or d.type.name != "int":
             continue
-        if isinstance(d.value, ast.IntLit) and all(
-            counts_up(st, d.value.value) for st in sets.get(name, [])
-        ):
-            out[("", name)] = d.value.value
+        start = whole_constant(d.value, sym)
+        if start is not None and all(counts_up(st, start) for st in sets.get(name, [])):
+            out[("", name)] = start
     return out
+
+
+def whole_constant(e: ast.Expr, sym: Symbols) -> int | None:
+    """A whole number written as such or as the name of a constant that is one (through
+    other constants' names), else None: a value known without running anything."""
+    seen: set[str] = set()
+    while isinstance(e, ast.Name) and e.id not in seen:
+        seen.add(e.id)
+        d = sym.values.get(e.id)
+        if not isinstance(d, ast.ConstDecl):
+            return None
+        e = d.value
+    if isinstance(e, ast.IntLit) and not isinstance(e.value, bool):
+        return int(e.value)
+    return None

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from referee.compile.spec import Spec
+from referee.data.limits import forget_listed
 from referee.data.walk import Skipped, walk
 from referee.errors import RefereeError, Span, fail
 from referee.records.notation import SUFFIX as NOTATION_SUFFIX
@@ -29,9 +30,15 @@ class Result:
     file: str
     verdict: Verdict | None = None
     error: RefereeError | None = None
+    # a result kept as text alone (``check_many``'s ``as_text``), so that a batch holds a
+    # few words a record, not its verdict: its status, its text ("" where it is not shown)
+    # and what its first violation cites
+    brief: tuple[str, str, str] | None = None
 
     @property
     def status(self) -> str:
+        if self.brief is not None:
+            return self.brief[0]
         if self.error is not None:
             return "bad input"
         assert self.verdict is not None
@@ -48,6 +55,8 @@ class Result:
         return self.verdict.as_json()
 
     def text(self) -> str:
+        if self.brief is not None:
+            return self.brief[1]
         if self.error is not None:
             return self.error.render()
         assert self.verdict is not None
@@ -73,7 +82,18 @@ def expand(paths: list[Path]) -> tuple[list[Path], list[Skipped]]:
     return out, skipped
 
 
-_WORKER: tuple[Spec, Choice, bool, bool] | None = None
+# How a result is kept as text: (explain, show the trace, show a legal record's verdict too)
+AsText = tuple[bool, bool, bool]
+_WORKER: tuple[Spec, Choice, bool, bool, AsText | None] | None = None
+
+
+def cores() -> int:
+    """The cores this process may run on (``taskset`` and a container's limit count), for
+    the number of worker processes."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # no affinity where the system has none (macOS)
+        return os.cpu_count() or 1
 
 
 def _init(
@@ -82,20 +102,36 @@ def _init(
     keep_going: bool,
     offer: bool = False,
     stdin: str | RefereeError | None = None,
+    as_text: AsText | None = None,
 ) -> None:
     global _WORKER
-    _WORKER = (spec, choice, keep_going, offer)
+    _WORKER = (spec, choice, keep_going, offer, as_text)
     keep_stdin(stdin)  # standard input as the batch read it: a worker's own is not the record
 
 
 def _one(path: Path) -> Result:
     assert _WORKER is not None
-    spec, choice, keep_going, offer = _WORKER
+    spec, choice, keep_going, offer, as_text = _WORKER
     try:
         verdict = check_record(spec, path, choice, keep_going, offer)
-        return Result(record_name(path), verdict=verdict)
+        result = Result(record_name(path), verdict=verdict)
     except RefereeError as err:
-        return Result(record_name(path), error=err)
+        result = Result(record_name(path), error=err)
+    return result if as_text is None else _as_text(result, *as_text)
+
+
+def _as_text(result: Result, explain: bool, trace: bool, every: bool) -> Result:
+    """The result as its text alone, rendered where it is judged (once: a result already
+    kept as text is kept as it is)."""
+    if result.brief is not None:
+        return result
+    verdict, status = result.verdict, result.status
+    if verdict is not None:
+        verdict.explain = verdict.explain or explain
+        verdict.show_trace = trace
+    shown = result.text() if status != "legal" or every else ""
+    cites = verdict.violations[0].cites if verdict is not None and verdict.violations else ""
+    return Result(result.file, brief=(status, shown, cites))
 
 
 def check_many(
@@ -105,11 +141,14 @@ def check_many(
     keep_going: bool,
     progress: bool,
     offer: bool = False,
+    as_text: AsText | None = None,
 ) -> list[Result]:
     """Judge every record, in processes of their own (one per core); results in the given
     order. A record that crashes, hangs or poisons its process is reported as such, with
     every other record judged. ``-`` (standard input) is read here, before the workers
-    start, and judged like the files."""
+    start, and judged like the files. With ``as_text``, each result is kept as its text
+    alone (see ``_as_text``): the batch's memory then grows with its cores, hardly with its
+    records."""
     stdin = read_stdin_once() if any(is_stdin(p) for p in paths) else None
     total = len(paths)
     done = [0]
@@ -118,17 +157,21 @@ def check_many(
         done[0] += 1
         _tick(None, done[0] - 1, total, progress, "records")
 
-    workers = max(1, min(os.cpu_count() or 1, total))
-    setup = (spec, choice, keep_going, offer, stdin)
+    workers = max(1, min(cores(), total))
+    setup = (spec, choice, keep_going, offer, stdin, as_text)
     from referee.run.pool import run_guarded  # processes: not for one record's check
 
-    outcomes = run_guarded(_one, paths, _init, setup, workers, tick)
-    return [
+    try:
+        outcomes = run_guarded(_one, paths, _init, setup, workers, tick)
+    finally:
+        forget_listed()  # the folder's listing, checked against each file read, is done with
+    results = [
         value
         if status == "ok"
         else Result(record_name(p), error=fail(Span(record_name(p), 0, 0), value))
         for p, (status, value) in zip(paths, outcomes, strict=True)
     ]
+    return results if as_text is None else [_as_text(r, *as_text) for r in results]
 
 
 def on_every_core(
@@ -141,7 +184,7 @@ def on_every_core(
 ) -> list[R]:
     """``work`` on every item, in a process per core when there are many (each process
     ``setup(*args)`` first); the results in the items' order, with a progress bar if asked."""
-    workers = min(os.cpu_count() or 1, len(items))
+    workers = min(cores(), len(items))
     if workers < 2 or len(items) < 8:
         setup(*args)
         return [_tick(work(x), i, len(items), progress, what) for i, x in enumerate(items)]
@@ -169,11 +212,7 @@ def _tick(result: R, i: int, total: int, progress: bool, what: str) -> R:
 
 def summary(results: list[Result], skipped: list[Skipped] | None = None) -> dict[str, Any]:
     statuses = Counter(r.status for r in results)
-    by_clause = Counter(
-        r.verdict.violations[0].cites
-        for r in results
-        if r.verdict is not None and r.verdict.violations
-    )
+    by_clause = Counter(c for c in map(_first_cites, results) if c)
     return {
         "records": len(results),
         "legal": statuses["legal"],
@@ -182,6 +221,13 @@ def summary(results: list[Result], skipped: list[Skipped] | None = None) -> dict
         "skipped": len(skipped or []),
         "illegal by clause": dict(sorted(by_clause.items())),
     }
+
+
+def _first_cites(r: Result) -> str:
+    """What a result's first violation cites, if it has one."""
+    if r.brief is not None:
+        return r.brief[2]
+    return r.verdict.violations[0].cites if r.verdict is not None and r.verdict.violations else ""
 
 
 def render_summary(s: dict[str, Any]) -> str:

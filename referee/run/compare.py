@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
 import re
 import tempfile
 from collections import Counter
@@ -19,7 +18,7 @@ from referee.compile.spec import Spec
 from referee.errors import RefereeError, Span, fail
 from referee.records.record import Source, record_name
 from referee.resolve.overlays import Choice, base_printing, overlay_groups
-from referee.run.batch import _tick
+from referee.run.batch import _tick, cores
 from referee.run.play import as_yaml, play_many, until_condition
 from referee.run.pool import run_guarded
 from referee.run.replay import check_record
@@ -417,7 +416,7 @@ def compare_games(
         paths = [Path(folder) / f"game-{seed:04}.yaml" for seed in seeds]
         for seed, game, path in zip(seeds, games, paths, strict=True):
             path.write_text(as_yaml(game.record(spec, seed)))
-        workers = max(1, min(os.cpu_count() or 1, total))
+        workers = max(1, min(cores(), total))
         found = run_guarded(_judge, items, _setup_judging, (spec, paths, choices), workers, tick)
     counts = {name: VariantCount(name) for name, _ in runs}
     for g, seed in enumerate(seeds):

@@ -13,11 +13,16 @@ many candidates it refused and one refusal's message and numbers. Bounded: at mo
 
 from __future__ import annotations
 
+import itertools
+import random
+import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
+from referee.budget import TimeUp, _time_up
 from referee.compile.builtins import key_of
 from referee.compile.interp import RULES_FAILURES, failure
 from referee.compile.shown import SHOWN_VALUE, brief
@@ -33,6 +38,20 @@ MAX_SECONDS = 20.0  # time spent judging them, at most
 LISTED_REFUSALS = 6  # the clauses that refused an action, listed in its summary
 TOLD_KEPT = 3  # what the rules told of a legal event, kept, at most
 TOLD_CHARS = 300  # the length of each, at most
+
+
+_NONE = object()
+DRAWS = 4  # the samples of candidates that draw (see Mover._eval)
+
+
+class _Drawing(random.Random):
+    """A seeded source of chance that notes whether it was drawn from."""
+
+    drew = False
+
+    def shuffle(self, x: Any) -> None:
+        self.drew = True
+        super().shuffle(x)
 
 
 @dataclass
@@ -105,6 +124,61 @@ class _Candidate:
     item: dict[str, Any]  # as listed (with shown, key)
 
 
+@dataclass
+class _Listed:
+    """A candidate as the spec listed it: read as the action's arguments (typed) only when
+    it is judged, so that a spec listing a million candidates costs what is judged."""
+
+    item: dict[str, Any]
+    base: dict[str, Any]  # the arguments of the proposal it is an alternative of
+    typed: _Candidate | None = None  # already read (a proposal)
+
+
+@dataclass
+class _Listing:
+    """One action's candidates for one actor, and how far they were judged."""
+
+    allow: ast.Allow
+    by: Any
+    found: ActionMoves
+    cands: list[_Listed]
+    defaults: dict[str, Any]
+    at: int = 0  # the next candidate to judge
+    refusals: dict[str, Refusal] = field(default_factory=dict)
+    keys: set[Any] = field(default_factory=set)  # the keys of the legal ones
+    seen: set[Any] = field(default_factory=set)  # the arguments judged, each once
+
+
+_T = TypeVar("_T")
+
+
+def _within(work: Callable[[], _T], seconds: float) -> tuple[_T | None, bool]:
+    """``work()`` stopped once ``seconds`` have passed: (its value, True), or (None, False)
+    when it was stopped. Under the command's time limit (budget.within_limit, on the main
+    thread) an interval timer stops it, the limit's own timer set again after; elsewhere
+    it is not stopped."""
+    if seconds <= 0:
+        return None, False
+    try:
+        timed = signal.getsignal(signal.SIGALRM) is _time_up
+    except AttributeError:  # no SIGALRM here
+        timed = False
+    if not timed or threading.current_thread() is not threading.main_thread():
+        return work(), True
+    outer = signal.getitimer(signal.ITIMER_REAL)[0]
+    if 0 < outer <= seconds:  # the command's limit comes first: it stops everything
+        return work(), True
+    start = time.monotonic()
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return work(), True
+    except TimeUp:
+        return None, False
+    finally:
+        left = outer - (time.monotonic() - start)
+        signal.setitimer(signal.ITIMER_REAL, max(left, 0.001) if outer else 0)
+
+
 class Enumerator:
     """The candidates of the running step's actions, judged on ``ref``'s position."""
 
@@ -147,13 +221,26 @@ class Enumerator:
         if over or top is None or top.step is None:
             return out
         players = self._players()
+        pairs = [
+            (allow, by)
+            for allow in top.step.allows
+            if not self.action or allow.name == self.action
+            for by in (actors if actors is not None else players)
+        ]
         deadline = time.monotonic() + self.seconds
-        for allow in top.step.allows:
-            if self.action and allow.name != self.action:
-                continue
-            for by in actors if actors is not None else players:
-                found = self._judge_all(allow, by, deadline, out)
-                out.actions.append(found)
+        # Each action gets its share of the time left: one whose spec lists a million
+        # candidates does not leave the others unjudged. What the others leave goes, after,
+        # to those their share stopped.
+        listings = []
+        for i, (allow, by) in enumerate(pairs):
+            share = max(deadline - time.monotonic(), 0.0) / (len(pairs) - i)
+            listing = self._start(allow, by, share, deadline, out)
+            out.actions.append(listing.found)
+            listings.append(listing)
+            self._judge_all(listing, time.monotonic() + share, out, last=False)
+        for listing in listings:
+            self._judge_all(listing, deadline, out, last=True)
+            self._finish(listing)
         return out
 
     def _players(self) -> list[Any]:
@@ -163,69 +250,124 @@ class Enumerator:
 
     # ------------------------------------------------------------ candidates
 
-    def candidates(self, allow: ast.Allow, by: Any) -> tuple[list[_Candidate], str, str]:
-        """The action's candidates for ``by``, each once; where they came from; a note if
-        the spec failed to list them."""
+    def _start(
+        self, allow: ast.Allow, by: Any, seconds: float, deadline: float, out: Moves
+    ) -> _Listing:
+        """An action's candidates for ``by``, listed in at most ``seconds`` (its proposals,
+        if its choices take longer, in as long again, before ``deadline``)."""
+        ref = self.ref
+        top = ref.machine.top
+        clause = allow.clause or (top.step.clause if top and top.step else "") or ""
+        clause = clause or (top.proc.clause if top else "")
+        listed, done = _within(lambda: self.candidates(allow, by), seconds)
+        if listed is None or not done:
+            note = (
+                f"stopped: the spec's candidates of {allow.name} took longer than"
+                f" {seconds:.3g} s to list (its share of the time bound of {self.seconds:g} s)"
+            )
+            out.complete = False
+            out.stopped = out.stopped or f"{self.where}: {note}"
+            cands: list[_Listed] = []
+            source = ""
+            # its proposals instead, if the time left allows
+            left = min(seconds, deadline - time.monotonic())
+            if allow.choices is not None and left > 0:
+                proposed, _ = _within(lambda: self._proposed(allow, by), left)
+                if proposed is not None:
+                    cands, source, _ = proposed
+        else:
+            cands, source, note = listed
+        found = ActionMoves(allow.name, raw(by), clause, source, note=note)
+        return _Listing(allow, by, found, cands, self._defaults(allow))
+
+    def candidates(self, allow: ast.Allow, by: Any) -> tuple[list[_Listed], str, str]:
+        """The action's candidates for ``by``; where they came from; a note if the spec
+        failed to list them."""
         if allow.choices is not None:
             listed, note = self._eval(allow, allow.choices, {"by": by})
             if not note:
-                return self._unique(allow, by, listed, {}), "choices", ""
+                return [_Listed(x, {}) for x in listed if isinstance(x, dict)], "choices", ""
             fallback, source, _ = self._proposed(allow, by)
             return fallback, source, note
         out, source, note = self._proposed(allow, by)
         return out, source, note
 
-    def _proposed(self, allow: ast.Allow, by: Any) -> tuple[list[_Candidate], str, str]:
+    def _proposed(self, allow: ast.Allow, by: Any) -> tuple[list[_Listed], str, str]:
         if allow.propose is None:
             return [], "", ""
         listed, note = self._eval(allow, allow.propose, {"by": by})
         proposals = self._unique(allow, by, listed, {})
         if allow.alternatives is None:
-            return proposals, "proposals", note
+            return [_Listed(p.item, {}, p) for p in proposals], "proposals", note
         out = list(proposals)
         for p in proposals:
             more, why = self._eval(allow, allow.alternatives, {**p.args, "by": by})
             note = note or why
             out += self._unique(allow, by, more, p.args)
-        return self._dedupe(out), "proposals and their alternatives", note
+        typed = [_Listed(c.item, {}, c) for c in self._dedupe(out)]
+        return typed, "proposals and their alternatives", note
 
     def _eval(self, allow: ast.Allow, e: ast.Expr, env: dict[str, Any]) -> tuple[list[Any], str]:
         interp = self.ref.interp
         top = self.ref.machine.top
         if top is not None:
             interp.frame = top.vars
+        # a draw the spec's candidates make (`shuffled`: dice, cards, blocks) is a sample, as
+        # in `referee play`, from a seed of the position's event number: the same listing
+        # each time, and not only the lowest dice or the top of the deck; candidates that
+        # draw are drawn again, up to DRAWS samples, so that a result the dice rarely give
+        # (a retreat from a melee) has a chance to be among them
+        # (taken in turn, one from each sample: a bound on those judged meets them all)
+        samples: list[list[Any]] = []
         try:
-            value = interp.eval(e, dict(env))
+            for k in range(DRAWS):
+                chance = _Drawing(self.index if k == 0 else f"{self.index}/{k}")
+                interp.chance = chance
+                samples.append(list(interp.eval(e, dict(env)) or []))
+                if not chance.drew:
+                    break
         except RefereeError as err:
             p = err.problems[0]
             return [], f"the spec's candidates of {allow.name} failed ({e.span}): {p.message}"
         except RULES_FAILURES as err:
             return [], f"the spec's candidates of {allow.name} failed ({e.span}): {failure(err)}"
-        return list(value or []), ""
+        finally:
+            interp.chance = None  # what the referee judges is never random
+        taken = itertools.zip_longest(*samples, fillvalue=_NONE)
+        return [x for row in taken for x in row if x is not _NONE], ""
 
     def _unique(
         self, allow: ast.Allow, by: Any, listed: list[Any], base: dict[str, Any]
     ) -> list[_Candidate]:
-        out = []
         defaults = self._defaults(allow)
-        for item in listed:
-            if not isinstance(item, dict):
-                continue
-            # an argument given as nothing stands for its default, as a record leaves it out
-            given = {
-                p.name: item[p.name]
-                for p in allow.params
-                if p.name in item and not (item[p.name] is None and p.name in defaults)
-            }
-            missing = [
-                p.name
-                for p in allow.params
-                if p.name not in given and p.name not in base and p.name not in defaults
-            ]
-            typed = None if missing else self._typed(allow, given)
-            if typed is not None:
-                out.append(_Candidate(allow, by, {**defaults, **base, **typed}, item))
-        return self._dedupe(out)
+        out = [self._read(allow, by, _Listed(item, base), defaults) for item in listed]
+        return self._dedupe([c for c in out if c is not None])
+
+    def _read(
+        self, allow: ast.Allow, by: Any, x: _Listed, defaults: dict[str, Any]
+    ) -> _Candidate | None:
+        """A listed candidate as the action's arguments; None if it is not one (an
+        argument missing, a value not of its parameter's type)."""
+        if x.typed is not None:
+            return x.typed
+        item = x.item
+        if not isinstance(item, dict):
+            return None
+        # an argument given as nothing stands for its default, as a record leaves it out
+        given = {
+            p.name: item[p.name]
+            for p in allow.params
+            if p.name in item and not (item[p.name] is None and p.name in defaults)
+        }
+        missing = [
+            p.name
+            for p in allow.params
+            if p.name not in given and p.name not in x.base and p.name not in defaults
+        ]
+        typed = None if missing else self._typed(allow, given)
+        if typed is None:
+            return None
+        return _Candidate(allow, by, {**defaults, **x.base, **typed}, item)
 
     def _typed(self, allow: ast.Allow, args: dict[str, Any]) -> dict[str, Any] | None:
         """The arguments as a record's event would give them (a structure's fields at their
@@ -256,21 +398,24 @@ class Enumerator:
 
     # ------------------------------------------------------------ judging
 
-    def _judge_all(self, allow: ast.Allow, by: Any, deadline: float, out: Moves) -> ActionMoves:
-        ref = self.ref
-        top = ref.machine.top
-        clause = allow.clause or (top.step.clause if top and top.step else "") or ""
-        clause = clause or (top.proc.clause if top else "")
-        cands, source, note = self.candidates(allow, by)
-        found = ActionMoves(allow.name, raw(by), clause, source, note=note)
-        refusals: dict[str, Refusal] = {}
-        defaults = self._defaults(allow)
-        keys: set[Any] = set()  # the keys of the legal ones
-        for i, c in enumerate(cands):
-            if not self.every and "key" in c.item and key_of(c.item["key"]) in keys:
+    def _judge_all(self, listing: _Listing, until: float, out: Moves, last: bool) -> None:
+        """Judge the listing's candidates from where it stands, up to the bound on how many
+        are judged, or ``until`` (said where it stops only when this is its ``last`` go)."""
+        found, allow, by = listing.found, listing.allow, listing.by
+        cands, defaults = listing.cands, listing.defaults
+        while listing.at < len(cands):
+            i = listing.at
+            x = cands[i]
+            key = x.item.get("key") if isinstance(x.item, dict) else None
+            alike = isinstance(x.item, dict) and "key" in x.item
+            if not self.every and alike and key_of(key) in listing.keys:
                 found.alike += 1
+                listing.at += 1
                 continue
-            if self.judged >= self.most or time.monotonic() > deadline:
+            over_time = time.monotonic() > until
+            if self.judged >= self.most or over_time:
+                if over_time and not last:
+                    return  # its share is spent: it goes on with what the others leave
                 bound = (
                     f"the bound of {self.most:,} candidates judged"
                     if self.judged >= self.most
@@ -282,7 +427,16 @@ class Enumerator:
                 )
                 out.complete = False
                 out.stopped = out.stopped or f"{self.where}: {found.note}"
-                break
+                listing.at = len(cands)
+                return
+            listing.at += 1
+            c = self._read(allow, by, x, defaults)
+            if c is None:
+                continue
+            same = key_of(tuple(c.args.values()))
+            if same in listing.seen:
+                continue
+            listing.seen.add(same)
             written = {
                 k: v
                 for k, v in c.args.items()
@@ -299,21 +453,24 @@ class Enumerator:
                 continue  # the rules fail on these values: not an event to offer
             if not violations:
                 shown = str(c.item["shown"]) if "shown" in c.item else _text(allow, written)
-                key = key_of(c.item["key"]) if "key" in c.item else None
-                keys.add(key)
+                k = key_of(c.item["key"]) if "key" in c.item else None
+                listing.keys.add(k)
                 found.listed.append(
-                    Listed({allow.name: ev.args}, allow.name, raw(by), args, shown, key, told)
+                    Listed({allow.name: ev.args}, allow.name, raw(by), args, shown, k, told)
                 )
                 continue
             v = violations[0]
-            r = refusals.get(v.cites)
+            r = listing.refusals.get(v.cites)
             if r is None:
-                r = refusals[v.cites] = Refusal(v.cites, v.title, 0, example={allow.name: ev.args})
+                r = Refusal(v.cites, v.title, 0, example={allow.name: ev.args})
+                listing.refusals[v.cites] = r
             r.count += 1
-        found.refused = sorted(refusals.values(), key=lambda r: -r.count)
+
+    def _finish(self, listing: _Listing) -> None:
+        found = listing.found
+        found.refused = sorted(listing.refusals.values(), key=lambda r: -r.count)
         for r in found.refused[:LISTED_REFUSALS]:
             self._explain(r)
-        return found
 
     def _try(self, ev: Any) -> tuple[list[Violation] | None, list[str]]:
         """The event's violations on the position (none: legal; None: the rules fail on its

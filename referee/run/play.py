@@ -19,7 +19,7 @@ import yaml
 
 from referee.budget import TimeUp, time_limit, time_limit_seconds
 from referee.compile.coverage import Coverage
-from referee.compile.spec import Spec
+from referee.compile.spec import Spec, collector_paused
 from referee.data.source import parse_document
 from referee.errors import Span, fail
 from referee.parse import ast
@@ -335,7 +335,7 @@ def play(
         head = {"printing": choice.printing} if choice.printing else {}
         head |= {"no_overlays": choice.off} if choice.off else {}
     try:
-        with time_limit(limit):
+        with time_limit(limit), collector_paused():  # see there
             counts = Coverage() if coverage or explore else None
             player = Player(spec, seed, choice, counts, explore, start)
             game = player.play(condition, len(player.events) + max_events)

@@ -34,6 +34,9 @@ R = TypeVar("R")
 # what happened to an item: ("ok", result) or ("failed", why)
 Outcome = tuple[str, Any]
 
+# How many items a worker may have waiting for it at once
+IN_FLIGHT = 4
+
 _PARENT = 0
 _WORK: Callable[[Any], Any] | None = None
 _STARTED: Any = None  # a byte per item, shared: 1 once a worker has taken it
@@ -134,19 +137,32 @@ def _round(
     pool = ProcessPoolExecutor(
         min(workers, len(todo)), context, initializer=_start, initargs=(os.getpid(), started, *job)
     )
-    futures = {pool.submit(_guarded, i, items[i]): i for i in todo}
-    pending = set(futures)
+    # A few items a worker in flight, no more: waiting on a set of futures costs its size, so
+    # a batch of thousands submitted at once would cost the batch's square.
+    futures: dict[Any, int] = {}
+    pending: set[Any] = set()
+    queue = iter(todo)
     try:
-        while pending:
+        while True:
+            for i in queue:
+                f = pool.submit(_guarded, i, items[i])
+                futures[f] = i
+                pending.add(f)
+                if len(pending) >= IN_FLIGHT * workers:
+                    break
+            if not pending:
+                return
             done, pending = wait(pending, timeout=limit * 2 + 10, return_when=FIRST_COMPLETED)
             if not done:  # nothing finished for too long: a worker is stuck
                 return
             for f in done:
                 try:
-                    outcomes[futures[f]] = f.result()
+                    outcomes[futures.pop(f)] = f.result()
                 except BrokenProcessPool:
                     return
                 tick()
+    except BrokenProcessPool:  # on submitting: the items not submitted go to the next round
+        return
     finally:
         for p in list((getattr(pool, "_processes", None) or {}).values()):
             with contextlib.suppress(OSError, AttributeError):

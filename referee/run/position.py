@@ -112,6 +112,10 @@ def _show(spec: Spec, path: Source, choice: Choice, at: int | None, after: int |
 
 def out_of_range(ref: Referee, flag: str, value: int, n: int) -> RefereeError:
     doc = ref.record.doc
+    if abs(value) >= 10**100:  # described, not printed: Python prints at most 4,300 digits
+        digits = int(abs(value).bit_length() * 0.30103) + 1
+        sign = "a negative" if value < 0 else "a"
+        value = f"({sign} number of about {digits:,} digits)"  # type: ignore[assignment]
     if n == 0:
         message = f"{flag} {value}: this record has no events"
         hint = f"leave out {flag} to see the position it starts from"

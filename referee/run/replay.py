@@ -14,7 +14,7 @@ from typing import Any
 from referee import resources
 from referee.budget import within_limit
 from referee.compile.shown import SHOWN_VALUE, brief, listed
-from referee.compile.spec import Spec
+from referee.compile.spec import Spec, collector_paused
 from referee.errors import Problem, RefereeError
 from referee.records.expect import (
     ILLEGAL,
@@ -60,11 +60,12 @@ def check_record(
     ``offer``, a refused event comes with what its actor could have done instead. Without
     ``expect``, the record's ``expect:`` is neither read nor evaluated (``compare``: they
     are the answers under the record's own printing and overlays)."""
-    ref = open_referee(spec, path, choice)
-    try:
-        return _replay(ref.spec, ref, ref.record, keep_going, offer, expect)
-    finally:
-        ref.release()
+    with collector_paused():  # see there: what judging leaves is freed as it goes
+        ref = open_referee(spec, path, choice)
+        try:
+            return _replay(ref.spec, ref, ref.record, keep_going, offer, expect)
+        finally:
+            ref.release()
 
 
 def open_referee(spec: Spec, path: Source, choice: Choice) -> Referee:

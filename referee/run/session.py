@@ -12,7 +12,7 @@ moves` lists (run/moves.py). Nothing here knows the game.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import yaml
@@ -57,12 +57,24 @@ def notation_events(spec: Spec, text: str, name: str = TYPED) -> Document:
     head = f"game: {game}\n"
     if "\x00" in text:
         raise RefereeError([Problem(Span(name, 1, 1), "binary data, not notation text")])
-    notation = parse_notation(spec, head + text, name)
+    try:
+        notation = parse_notation(spec, head + text, name)
+    except RefereeError as err:
+        # located in the lines as typed, not below the header added here
+        raise RefereeError(
+            [replace(p, span=_up(p.span)) for p in err.problems],
+            {k: v[len(head) :] if v.startswith(head) else v for k, v in err.sources.items()},
+        ) from None
     doc = notation.doc
     # the lines as typed: the header this function added is not the user's line 1
-    doc.marks = {k: Span(s.file, max(s.line - 1, 1), s.column) for k, s in doc.marks.items()}
+    doc.marks = {k: _up(s) for k, s in doc.marks.items()}
     doc.text = text
     return doc
+
+
+def _up(s: Span) -> Span:
+    """A place in a text below the one-line header notation_events adds, in the text as typed."""
+    return Span(s.file, max(s.line - 1, 1), s.column)
 
 
 def is_notation_text(text: str) -> bool:

@@ -183,12 +183,14 @@ class StateModel(Translator):
             return z3.IntSort()
         if t.name == "bool":
             return z3.BoolSort()
+        if t.name == "text":
+            return z3.StringSort()
         d = self.sym.types.get(t.name)
         if isinstance(d, ast.EnumDecl):
             return self.enum_sort(t.name)[0]
         if isinstance(d, ast.RecordDecl) and d.from_data:
             return self.item_sort(d.from_data)[0]
-        raise Untranslatable(f"state of type {t}")
+        raise Untranslatable(f"a value of type {t}")
 
     def wrap(self, t: ast.TypeRef, term: Any) -> Any:
         d = self.sym.types.get(t.name)
@@ -503,6 +505,14 @@ class StateModel(Translator):
                 v: Any = raw
                 for p in path:
                     v = v.get(p) if isinstance(v, dict) else None
+                if v is None and t.name in ("int", "bool") and len(path) > 1:
+                    # a number or truth of a part the item lacks (a location's set-up spot
+                    # where none is printed): any value, which only a read that does not
+                    # ask first whether the part is there could see
+                    self.fresh += 1
+                    tag = f"{coll}.{'.'.join(path)}.{k}~{self.fresh}"
+                    table[k] = z3.Int(tag) if t.name == "int" else z3.Bool(tag)
+                    continue
                 table[k] = self.unwrap(self.literal(v, t))
             self.tables[(coll, path)] = table
         return self.tables[(coll, path)]

@@ -30,8 +30,13 @@ class Transition:
 # ---------------------------------------------------------------- write sets
 
 
-def writes(stmts: list[ast.Stmt], sym: Symbols, seen: set[str] | None = None) -> set[str]:
-    """The state cells (and procedure variables) a list of statements may set."""
+def writes(
+    stmts: list[ast.Stmt], sym: Symbols, seen: set[str] | None = None, whole: bool = False
+) -> set[str]:
+    """The state cells (and procedure variables) a list of statements may set. A procedure
+    (or an action outside the rules language) they start may write anything: its steps are
+    transitions of their own, checked one by one, so it is left out; with ``whole`` it is
+    named "*" (what the statements may set is then unknown)."""
     seen = set() if seen is None else seen
     out: set[str] = set()
     for st in stmts:
@@ -40,17 +45,17 @@ def writes(stmts: list[ast.Stmt], sym: Symbols, seen: set[str] | None = None) ->
             name = t.func.id if isinstance(t, ast.Call) and isinstance(t.func, ast.Name) else ""
             out.add(t.id if isinstance(t, ast.Name) else name)
         elif isinstance(st, ast.IfStmt):
-            out |= writes(st.then, sym, seen) | writes(st.orelse, sym, seen)
+            out |= writes(st.then, sym, seen, True) | writes(st.orelse, sym, seen, True)
         elif isinstance(st, ast.ForStmt):
-            out |= writes(st.body, sym, seen)
+            out |= writes(st.body, sym, seen, True)
         elif isinstance(st, ast.DoStmt) and st.name not in seen:
             callee = sym.actions.get(st.name)
             if isinstance(callee, ast.Routine):
-                out |= writes(callee.body, sym, seen | {st.name})
-            elif isinstance(callee, ast.Procedure):
-                out.add("*")  # a procedure it starts may write anything: its steps are
-                # transitions of their own, checked one by one
-    out.discard("*")
+                out |= writes(callee.body, sym, seen | {st.name}, True)
+            else:
+                out.add("*")
+    if not whole:
+        out.discard("*")
     return out
 
 

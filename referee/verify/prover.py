@@ -16,6 +16,7 @@ from typing import Any
 
 import z3
 
+from referee.budget import TimeUp
 from referee.compile.spec import clause_key
 from referee.parse import ast
 from referee.resolve.symbols import Symbols
@@ -24,7 +25,7 @@ from referee.verify.invariants import SET_UP, prove_invariant
 from referee.verify.records import record_of, source_of
 from referee.verify.reuse import still_same, token, watching
 from referee.verify.standing import prove_standing, standing_within
-from referee.verify.terms import Translator
+from referee.verify.terms import Translator, translating_within
 
 
 @dataclass
@@ -110,14 +111,23 @@ def prove(
     out = []
     for p in props:
         began = time.process_time()
-        if not p.invariant:
-            out.append(prove_one(sym, data_values, p, budget))
-        elif collections is None:  # a quantifier over no locations would hold of nothing
-            out.append(
-                Outcome(p.clause, p.name, p.text, "skipped", reason="the components are needed")
-            )
-        else:
-            out.append(prove_step_invariant(sym, data_values, collections, p, budget, cache))
+        # a --timeout bounds the whole property, its translation included, not only z3's calls
+        try:
+            with translating_within(budget.timeout_ms):
+                if not p.invariant:
+                    out.append(_cached(sym, data_values, p, budget, cache))
+                elif collections is None:  # a quantifier over no locations holds of nothing
+                    out.append(
+                        Outcome(
+                            p.clause, p.name, p.text, "skipped", reason="the components are needed"
+                        )
+                    )
+                else:
+                    out.append(
+                        prove_step_invariant(sym, data_values, collections, p, budget, cache)
+                    )
+        except TimeUp as err:
+            out.append(Outcome(p.clause, p.name, p.text, "unknown", reason=str(err)))
         out[-1].seconds = round(time.process_time() - began, 2)
     keys = {read_key(f"{w.clause}/{w.name}") for w in sym.standing}
     resting = any(k.split(" [")[0] in keys for o in out for k in o.reads)
@@ -125,6 +135,26 @@ def prove(
         out = _resting(out, _standing(sym, data_values, collections, budget, rules, cache))
     order = {k: i for i, k in enumerate(sym.labels)}
     return sorted(out, key=lambda o: order.get(o.cites, len(order)))
+
+
+def _cached(
+    sym: Symbols,
+    data_values: dict[str, set[str]],
+    p: ast.Property,
+    budget: Budget,
+    cache: dict[str, list[tuple[dict[tuple[str, str], Any], Any]]] | None,
+) -> Outcome:
+    """A property over definitions proved, or, with a ``cache``, kept from an earlier run
+    (another overlay set) where every declaration its proof looked up is the same."""
+    cites = f"{p.clause}/{p.name}"
+    for deps, earlier in (cache or {}).get(cites, []):
+        if still_same(sym, deps) and isinstance(earlier, Outcome):
+            return replace(earlier, seconds=0.0)
+    seen, deps = watching(sym)
+    out = prove_one(seen, data_values, p, budget)
+    if cache is not None:
+        cache.setdefault(cites, []).append((deps, out))
+    return out
 
 
 def _standing(
@@ -196,7 +226,7 @@ def slowest(outcomes: list[Outcome], n: int = 3) -> str:
     return f"slowest: {each} (of {total:.1f} s proving, processor time)"
 
 
-def _numbers(domain: ast.Expr) -> bool:
+def numbers(domain: ast.Expr) -> bool:
     """Whether a quantifier's domain is some numbers (a range, a list of them): a bound."""
     if isinstance(domain, ast.ListLit):
         return any(isinstance(i, (ast.IntLit, ast.Neg)) for i in domain.items)
@@ -258,7 +288,7 @@ def prove_one(
                 x = tr.const(b.name, b.type, b.domain)
                 constraints.append(tr.domain(x, b.domain, free))
                 free[b.name] = x
-                if _numbers(b.domain):  # not all of a type (booleans, a side)
+                if numbers(b.domain):  # not all of a type (booleans, a side)
                     ranges.append(f"{b.name} in {' '.join(source_of(b.domain).split())}")
             out.bounds.append(f"for {', '.join(ranges)}" if ranges else "no bound")
             body = body.body

@@ -11,7 +11,8 @@ clause and label):
   those values. A rule whose body ends the game achieves that instead.
 - **settles**: a rule's body may make another rule due (or itself, at other values): that
   is an edge of a graph among the rules, left out where z3 proves the body never does it
-  (from any position where the other is not due, it is not due after). A rule that makes
+  (from any position where the other is not due, it is not due after), or left out at
+  once where the body sets no state the other's condition reads. A rule that makes
   itself due elsewhere, or lies on a cycle of the graph, is not proved to settle. Without
   cycles, each instance of a rule fires at most once for each firing of the rules before it
   in the graph, so the rules settle within a number of firings the proof states.
@@ -31,7 +32,7 @@ from referee.parse import ast
 from referee.resolve.reads import reads
 from referee.resolve.symbols import Symbols
 from referee.verify.common import Budget, Untranslatable, read_key
-from referee.verify.flow import ends_game
+from referee.verify.flow import ends_game, writes
 from referee.verify.invariants import InvariantProver
 from referee.verify.steps import StepTranslator
 from referee.verify.values import DEFAULT_BOUND, SLIPS
@@ -81,10 +82,15 @@ class StandingProver(InvariantProver):
         claim.within = standing_within(sym)
         super().__init__(sym, data_values, collections, claim, budget)
 
-    def due(self, tr: StepTranslator, w: ast.Whenever, env: dict[str, Any]) -> Any:
+    def due(
+        self, tr: StepTranslator, w: ast.Whenever, env: dict[str, Any], wrote: set[str] | None
+    ) -> Any:
+        """The rule's condition at its parameters' values; with ``wrote``, only its parts
+        (conjuncts) that read a cell of those (see ``after_body``)."""
+        parts = [c for c in conjuncts(w.cond) if wrote is None or reads(c, self.sym) & wrote]
         with tr.apart() as (read, used):
             tr.note(w, f"{w.clause}/{w.name}")
-            cond = tr.expr(w.cond, env)
+            cond = z3.And(*[tr.expr(c, env) for c in parts]) if parts else z3.BoolVal(True)
         tr.read |= read
         tr.used |= used
         return cond
@@ -93,30 +99,38 @@ class StandingProver(InvariantProver):
         return {prm.name: tr.something(prm.type, f"{prm.name}{tag}") for prm in w.params}
 
     def after_body(
-        self, a: ast.Whenever, b: ast.Whenever | None = None
+        self, a: ast.Whenever, b: ast.Whenever | None = None, wrote: set[str] | None = None
     ) -> tuple[str, dict[str, str], str]:
         """Whether a's body, run where a is due, leaves a due at the same values (``b``
         None), or makes b due where it was not (at other values if b is a): "proved" when
-        it never does, "failed" with the values, "unknown" or "skipped" with the reason."""
+        it never does, "failed" with the values, "unknown" or "skipped" with the reason.
+
+        Where a condition cannot be translated whole, the proof is tried again on the parts
+        of the conditions (their conjuncts) that read what a's body sets (``wrote``): the
+        other parts are the same before and after the body, so were the rule due after
+        and not before (or due before and after), those parts alone would be too. Proved
+        so, or skipped: assuming less, a model shows no position."""
         tr = self.translator()
         p = self.values_of(tr, a, "")
         try:
-            tr.assumptions.append(self.due(tr, a, p))
+            tr.assumptions.append(self.due(tr, a, p, wrote))
             q: dict[str, Any] = p
             if b is not None:
                 q = self.values_of(tr, b, "'")
-                tr.assumptions.append(z3.Not(self.due(tr, b, q)))
+                tr.assumptions.append(z3.Not(self.due(tr, b, q, wrote)))
                 if b is a and p:
                     tr.assumptions.append(z3.Not(z3.And(*[tr.eq(p[k], q[k]) for k in p])))
             tr.run(a.body, dict(p))
-            goal = self.due(tr, b or a, q)
+            goal = self.due(tr, b or a, q, wrote)
         except (Untranslatable, *SLIPS) as err:
-            return "skipped", {}, f"cannot translate {err}"
+            return self.by_parts(a, b, wrote, f"cannot translate {err}")
         if tr.missed:
-            return "skipped", {}, f"cannot translate {sorted(tr.missed)[0]}"
+            return self.by_parts(a, b, wrote, f"cannot translate {sorted(tr.missed)[0]}")
         result, solver = self.solve(tr, goal)
         if result == z3.unsat:
             return "proved", {}, ""
+        if wrote is not None:
+            return "skipped", {}, ""
         if result == z3.unknown:
             return "unknown", {}, self.no_answer(solver, "")
         # the values, and the cells the conditions read there, as the position had them
@@ -128,6 +142,18 @@ class StandingProver(InvariantProver):
         if b is not None:
             shown |= {f"{k} ({b.name})": str(self.show(model, v)) for k, v in q.items()}
         return "failed", shown, ""
+
+    def by_parts(
+        self, a: ast.Whenever, b: ast.Whenever | None, wrote: set[str] | None, why: str
+    ) -> tuple[str, dict[str, str], str]:
+        """``after_body`` on the parts of the conditions that read what a's body sets, once;
+        skipped with ``why`` unless that proves it. Only for a rule's own proofs (b None
+        or a): an edge to another rule left in the graph costs nothing unless on a cycle."""
+        if wrote is None and b in (None, a):
+            wrote = writes(a.body, self.sym, whole=True)
+            if "*" not in wrote and self.after_body(a, b, wrote)[0] == "proved":
+                return "proved", {}, ""
+        return "skipped", {}, why
 
     def instances(self, tr: StepTranslator, w: ast.Whenever) -> int:
         """How many values the rule's parameters take (the instances that may be due)."""
@@ -163,7 +189,10 @@ def prove_standing(
     going = [w for w in rules if not ends_game(w.body)]
     edges: dict[str, set[str]] = {rule_key(w): set() for w in going}
     for a in going:
+        wrote = writes(a.body, sym, whole=True)
         for b in going:
+            if b is not a and "*" not in wrote and not wrote & reads(b.cond, sym):
+                continue  # a's body sets nothing b's condition reads
             status, values, reason = prover.after_body(a, b)
             if status != "proved":
                 edges[rule_key(a)].add(rule_key(b))
@@ -192,6 +221,13 @@ def prove_standing(
     for o in out.values():
         o.bounds = bounds
     return [out[rule_key(w)] for w in rules]
+
+
+def conjuncts(e: ast.Expr) -> list[ast.Expr]:
+    """The parts of a condition that must all hold (its ``and``s, flattened)."""
+    if isinstance(e, ast.BinOp) and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
 
 
 def _on_cycles(edges: dict[str, set[str]]) -> set[str]:

@@ -4,10 +4,14 @@ base the step translator (steps.py) extends with state, lists and records."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import z3
 
+from referee.budget import TimeUp
 from referee.parse import ast
 from referee.resolve.symbols import Symbols
 from referee.verify import lists
@@ -53,6 +57,29 @@ def _above_zero(b: Any) -> bool:
     return bool(z3.is_int_value(known) and known.as_long() > 0)
 
 
+# Calls inlined in one translation, in all: f calling g twice, g calling h twice, ... is
+# 2**depth calls, each a copy of a body. Past it, the property is skipped (untranslatable).
+# The bundled games' proofs inline at most 4,424 calls.
+MAX_INLINED = 20_000
+
+# While a property is proved under a --timeout: when its time is up, and the timeout in
+# seconds. Translation stops there (TimeUp), as z3's calls do at their own timeout.
+_DEADLINES: list[tuple[float, float]] = []
+
+
+@contextmanager
+def translating_within(timeout_ms: int | None) -> Iterator[None]:
+    """Inside it, translating stops with TimeUp once ``timeout_ms`` have passed (if given)."""
+    if timeout_ms is None:
+        yield
+        return
+    _DEADLINES.append((time.monotonic() + timeout_ms / 1000, timeout_ms / 1000))
+    try:
+        yield
+    finally:
+        _DEADLINES.pop()
+
+
 class Translator:
     def __init__(self, sym: Symbols, data_values: dict[str, set[str]]) -> None:
         self.sym = sym
@@ -61,6 +88,7 @@ class Translator:
         self.used: set[str] = set()  # clauses whose definitions were translated
         self.read: set[str] = set()  # the declarations translated (see Outcome.reads)
         self.depth = 0
+        self.inlined = 0  # definitions inlined so far: f calling g twice, g calling h twice...
         self.fresh = 0
         # what the property's domains say of its free variables (lists.py bounds sums by them)
         self.assumptions: list[Any] = []
@@ -112,6 +140,8 @@ class Translator:
 
     # ------------------------------------------------------------ expressions
     def expr(self, e: ast.Expr, env: dict[str, Any]) -> Any:  # noqa: C901 - one case a node
+        if _DEADLINES and time.monotonic() > _DEADLINES[-1][0]:
+            raise TimeUp(f"the --timeout of {_DEADLINES[-1][1]:g} s passed while translating it")
         if isinstance(e, ast.IntLit):
             return z3.IntVal(e.value)
         if isinstance(e, ast.BoolLit):
@@ -193,8 +223,11 @@ class Translator:
             self.used.add(d.clause)
         if isinstance(d, ast.Define):
             self.depth += 1
+            self.inlined += 1  # ... grows as 2**depth: counted, whatever the depth
             if self.depth > MAX_INLINE:
                 raise Untranslatable(f"{name} calls itself too deeply")
+            if self.inlined > MAX_INLINED:
+                raise Untranslatable(f"{name}: more than {MAX_INLINED:,} calls inlined in all")
             try:
                 return self.expr(d.body, {p.name: a for p, a in zip(d.params, args, strict=True)})
             finally:
