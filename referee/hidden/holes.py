@@ -76,6 +76,36 @@ def holes_of_event(sym: Symbols, ev: Event) -> list[Hole]:
     return out
 
 
+def shown_of_event(sym: Symbols, ev: Event) -> list[tuple[str, str]]:
+    """What an event's arguments show of the items it names: (leaf type, value) for each
+    value the record wrote at a place whose type is a structure from the data (a block's
+    face, a card), in order; an enumeration's value (a side, a location) is not one."""
+    allows = allows_of(sym, ev.action)
+    if not allows:
+        return []
+    params = {p.name: p.type for p in allows[0].params}
+    out: list[tuple[str, str]] = []
+
+    def walk(v: Any, t: ast.TypeRef) -> None:
+        if isinstance(v, list) and t.arg is not None:
+            for x in v:
+                walk(x, t.arg)
+        elif isinstance(v, dict):
+            for name, x in v.items():
+                ft = field_type(sym, t, name)
+                if ft is not None:
+                    walk(x, ft)
+        elif isinstance(v, str) and v != MARK:
+            d = sym.types.get(leaf_type(t))
+            if isinstance(d, ast.RecordDecl) and d.from_data:
+                out.append((leaf_type(t), v))
+
+    for name, value in ev.args.items():
+        if name in params:
+            walk(value, params[name])
+    return out
+
+
 def _hole(index: int, path: Path, v: Any, top: ast.TypeRef, sym: Symbols, skip: int = 1) -> Hole:
     t = top
     for p in path[skip:]:

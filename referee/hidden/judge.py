@@ -11,12 +11,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.compile.spec import Spec
-from referee.hidden.holes import Hole, domain, holes_of_event, holes_of_position, put
+from referee.hidden.holes import (
+    Hole,
+    domain,
+    holes_of_event,
+    holes_of_position,
+    put,
+    shown_of_event,
+)
 from referee.hidden.search import Limits, Outcome, Search, item_key
 from referee.records.notation_read import is_notation_source, notation_document
 from referee.records.record import Event, Record, Source, load_record
 from referee.records.views import MARK
 from referee.resolve.overlays import Choice
+from referee.resolve.symbols import Symbols
 from referee.run.referee import Referee
 from referee.run.verdict import Violation
 
@@ -65,22 +73,14 @@ class Judgement:
         return out
 
 
-def _later(record: Record, every: set[str]) -> dict[int, list[str]]:
-    """For each event, the values the view shows in the events after it, in order."""
-    shown: list[tuple[int, str]] = []
-
-    def walk(v: Any, i: int, by: str) -> None:
-        if isinstance(v, str) and v != MARK and v in every:
-            shown.append((i, f"{by}:{v}"))
-        elif isinstance(v, list):
-            for x in v:
-                walk(x, i, by)
-        elif isinstance(v, dict):
-            for x in v.values():
-                walk(x, i, by)
-
-    for ev in record.events:
-        walk(ev.args, ev.index, str(ev.args.get("by", "")))
+def _later(sym: Symbols, record: Record) -> dict[int, list[str]]:
+    """For each event, the items the view shows in the events after it, in order, each as
+    ``actor:value`` (the actor of the event that shows it)."""
+    shown = [
+        (ev.index, f"{ev.args.get('by', '')}:{v}")
+        for ev in record.events
+        for _, v in shown_of_event(sym, ev)
+    ]
     return {ev.index: [v for i, v in shown if i > ev.index] for ev in record.events}
 
 
@@ -115,8 +115,7 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
             holes[ev.index] = hs
     at_start = holes_of_position(sym, record)
     count = sum(len(h) for h in holes.values()) + len(at_start)
-    every = {v for hs in [*holes.values(), at_start] for h in hs for v in domain(spec, sym, h.type)}
-    later = _later(record, every)
+    later = _later(sym, record)
     merged = _choice(spec, record, choice)
     judgement = Judgement(record.doc.file, record.view, "unknown", count)
     outcome: Outcome | None = None

@@ -27,6 +27,7 @@ from referee.errors import RefereeError
 from referee.hidden.holes import Hole, domain, filled_event
 from referee.parse import ast
 from referee.records.record import Event
+from referee.records.views import MARK
 from referee.run.machine import Frame
 from referee.run.referee import Referee
 from referee.run.verdict import Violation
@@ -142,24 +143,20 @@ class Search:
     # ------------------------------------------------------------ candidates
     def _sources(self, ev: Event, h: Hole) -> list[str]:
         """The values of the hole's type in the cells the event's visible arguments name
-        (``units_at(from, by)`` for a move of ``from`` by ``by``), read as the rules would."""
-        shown = [v for v in ev.args.values() if isinstance(v, str) and v != "?"]
-        out: list[str] = []
+        whole (``units_at(from, by)`` for a move of ``from`` by ``by``), as they stand."""
+        shown = {v for v in ev.args.values() if isinstance(v, str) and v != MARK}
+        found: list[tuple[int, list[str]]] = []
         for d in self.decls.values():
             if _leaf(d.type) != h.type or not d.params:
                 continue
-            keys = []
-            for p in d.params:
-                values = set(domain(self.spec, self.ref.sym, p.type.name))
-                keys.append([v for v in shown if v in values])
-            for combo in itertools.product(*keys):
-                try:
-                    value = self.ref.interp.read_state(d, tuple(combo))
-                except Exception:  # noqa: BLE001 - a key the rules do not take: no source
-                    continue
-                if isinstance(value, (tuple, list)):
-                    out += [str(item_key(v)) for v in value]
-        return out
+            for key, value in self.ref._cells(d):
+                parts = key if isinstance(key, tuple) else (key,)
+                if all(str(item_key(k)) in shown for k in parts) and isinstance(
+                    value, (tuple, list)
+                ):
+                    found.append((len(parts), [str(item_key(v)) for v in value]))
+        found.sort(key=lambda f: -f[0])  # the cells named by more arguments first
+        return [v for _, vs in found for v in vs]
 
     def _proposed(self, ev: Event, h: Hole) -> list[list[str]]:
         """The hole's values in the spec's proposals for the event's action (`propose`,
@@ -220,8 +217,6 @@ class Search:
             if len(first) < h.size and v in left:
                 left.remove(v)
                 first.append(v)
-        rank = {v: i for i, v in enumerate(wanted)}
-        source.sort(key=lambda v: rank.get(v, len(rank)))
         order = list(dict.fromkeys([*wanted, *source, *every]))
         seen: set[tuple[str, ...]] = set()
         out: list[list[str]] = []
@@ -229,6 +224,13 @@ class Search:
         def gen() -> Iterator[tuple[str, ...]]:
             if len(first) == h.size:
                 yield tuple(first)
+            elif first:  # what is shown later, completed from each proposal
+                for vs in proposed:
+                    rest = list(vs)
+                    for v in first:
+                        if v in rest:
+                            rest.remove(v)
+                    yield tuple(first + rest[: h.size - len(first)])
             for vs in proposed:
                 yield tuple(vs)
             if len(source) >= h.size:
