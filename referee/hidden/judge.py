@@ -7,10 +7,15 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
+import math
+import random
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from referee.compile.spec import Spec
+from referee.errors import RefereeError
 from referee.hidden.holes import (
     Hole,
     domain,
@@ -25,11 +30,13 @@ from referee.records.record import Event, Record, Source, load_record
 from referee.records.views import MARK
 from referee.resolve.overlays import Choice
 from referee.resolve.symbols import Symbols
+from referee.run.play import as_yaml
 from referee.run.referee import Referee
 from referee.run.verdict import Violation
 
 FACT_CANDIDATES = 60  # candidates of an event judged to find what every witness agrees on
 POSITIONS = 50  # assignments of a position's holes tried, at most
+EXHAUSTIVE = 500  # fewer assignments of a position's holes than this: every one is tried
 
 
 @dataclass
@@ -48,6 +55,7 @@ class Judgement:
     status: str  # consistent, inconsistent, unknown
     holes: int
     witness: dict[str, Any] | None = None
+    assigned: list[dict[str, Any]] = field(default_factory=list)  # the witness's hidden values
     facts: list[Fact] = field(default_factory=list)
     failure: dict[str, Any] | None = None
     reason: str = ""
@@ -66,6 +74,7 @@ class Judgement:
         }
         if self.witness is not None:
             out["witness"] = self.witness
+            out["assigned"] = self.assigned
         if self.failure is not None:
             out["failure"] = self.failure
         if self.reason:
@@ -120,7 +129,7 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
     judgement = Judgement(record.doc.file, record.view, "unknown", count)
     outcome: Outcome | None = None
     position_choice: list[list[str]] = []
-    for values in _position_candidates(spec, record, at_start, later):
+    for values in _position_candidates(spec, record, at_start):
         complete = _complete_record(record, at_start, values)
         ref = Referee(spec, complete, merged)
         try:
@@ -138,7 +147,12 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
         position_choice = values
         if outcome.found or outcome.visible or outcome.bound:
             break
-    if outcome is not None and at_start and not (outcome.found or outcome.visible):
+    if (
+        outcome is not None
+        and at_start
+        and not (outcome.found or outcome.visible)
+        and not position_exhaustive(spec, at_start)
+    ):
         outcome.bound = outcome.bound or f"{POSITIONS} assignments of the position's hidden values"
     if outcome is None:
         judgement.reason = "no assignment of the position's hidden values to try"
@@ -146,6 +160,20 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
     if outcome.found:
         judgement.status = "consistent"
         judgement.witness = _witness(record, at_start, position_choice, outcome.chosen)
+        judgement.assigned = [
+            {"index": 0, "action": "position", "where": h.where(), "values": v}
+            for h, v in zip(at_start, position_choice, strict=True)
+        ] + [
+            {
+                "index": i,
+                "action": ev.action,
+                "where": h.where(),
+                "values": _hole_values(outcome.chosen.get(i, ev), h),
+            }
+            for i, hs in holes.items()
+            for ev in [record.events[i - 1]]
+            for h in hs
+        ]
         judgement.facts = facts(spec, record, merged, at_start, position_choice, outcome, holes)
     elif outcome.bound:
         judgement.reason = (
@@ -177,22 +205,99 @@ def _distinct(vs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(out.values(), key=lambda v: -int(v["count"]))
 
 
-def _position_candidates(
-    spec: Spec, record: Record, holes: list[Hole], later: dict[int, list[str]]
-) -> Any:
+def _position_candidates(spec: Spec, record: Record, holes: list[Hole]) -> Any:
+    """Assignments of a position's holes, the likeliest first: each hole of a cell keyed by
+    a side takes the items that side shows later, those shown in events naming the cell's
+    other keys (the battle's location) first, each item once; the slots left take items
+    like the ones that side is seen with (those agreeing on every field its shown items
+    agree on: a colour, a deck), the first assignment in order, then shuffled ones."""
     if not holes:
         yield []
         return
-    wanted = list(dict.fromkeys(v.split(":", 1)[1] for vs in later.values() for v in vs))
-    per = []
+    sym = spec.sym
+    items = _items(spec)
+    shown: dict[str, list[tuple[list[str], str, str]]] = {}  # actor: (context, type, value)
+    context: list[str] = []
+    times: dict[tuple[str, str, str], int] = {}
+    for ev in record.events:
+        named = [v for k, v in ev.args.items() if k != "by" and isinstance(v, str) and v != MARK]
+        context = [c for c in context if c not in named] + named
+        by = str(ev.args.get("by", ""))
+        for t, v in shown_of_event(sym, ev):  # an item as many times as one action shows it
+            n = times[(by, ev.action, v)] = times.get((by, ev.action, v), 0) + 1
+            if sum(1 for x in shown.setdefault(by, []) if x[2] == v) < n:
+                shown[by].append((list(context), t, v))
+    keys = [[str(k) for k in h.path[3:]] for h in holes]
+    base: list[list[str]] = [[] for _ in holes]
+    for actor, values in shown.items():
+        for ctx, t, v in values:
+            fits = [
+                i
+                for i, h in enumerate(holes)
+                if h.type == t and actor in keys[i] and len(base[i]) < h.size
+            ]
+            if not fits:
+                continue
+
+            def recent(i: int, ctx: list[str] = ctx, actor: str = actor) -> int:
+                others = [k for k in keys[i] if k != actor]
+                return min((ctx.index(k) if k in ctx else -1 for k in others), default=-1)
+
+            base[max(fits, key=recent)].append(v)
+
+    def agreed(actor: str, t: str) -> dict[str, Any]:
+        seen = [items.get(v, {}) for _, t2, v in shown.get(actor, []) if t2 == t]
+        if not seen:
+            return {}
+        return {k: x for k, x in seen[0].items() if k != "id" and all(s.get(k) == x for s in seen)}
+
+    def fits(v: str, pairs: dict[str, Any]) -> bool:
+        return all(items.get(v, {}).get(k) == x for k, x in pairs.items())
+
+    like: list[list[str]] = []
+    for i, h in enumerate(holes):
+        actor = next((k for k in keys[i] if k in shown), "")
+        mine = agreed(actor, h.type)
+        theirs = [p for a in shown if a != actor for p in [agreed(a, h.type)] if p]
+        like.append(  # like what the side is seen with; else unlike what the others are
+            [
+                v
+                for v in domain(spec, sym, h.type)
+                if fits(v, mine) and (mine or not any(fits(v, p) for p in theirs))
+            ]
+        )
+    every = [domain(spec, sym, h.type) for h in holes]
+    if position_exhaustive(spec, holes):  # few enough: every assignment
+        alls = [
+            [list(c) for c in itertools.combinations_with_replacement(e, h.size)]
+            for h, e in zip(holes, every, strict=True)
+        ]
+        for vs in itertools.product(*alls):
+            yield [list(v) for v in vs]
+        return
+    for n in range(POSITIONS):
+        chance = random.Random(n)
+        out: list[list[str]] = []
+        for i, h in enumerate(holes):
+            pool = list(like[i]) or domain(spec, sym, h.type)
+            if n:
+                chance.shuffle(pool)
+            fill = list(base[i])
+            for v in itertools.chain(pool, itertools.cycle(pool)):
+                if len(fill) >= h.size:
+                    break
+                if v not in fill or len(pool) < h.size:
+                    fill.append(v)
+            out.append(fill[: h.size])
+        yield out
+
+
+def position_exhaustive(spec: Spec, holes: list[Hole]) -> bool:
+    """Whether every assignment of a position's holes is tried (few enough of them)."""
+    total = 1
     for h in holes:
-        every = domain(spec, spec.sym, h.type)
-        order = list(dict.fromkeys([*(v for v in wanted if v in every), *every]))
-        per.append(itertools.islice(itertools.combinations_with_replacement(order, h.size), 20))
-    for n, vs in enumerate(itertools.product(*[list(p) for p in per])):
-        if n >= POSITIONS:
-            return
-        yield [list(v) for v in vs]
+        total *= math.comb(len(domain(spec, spec.sym, h.type)) + h.size - 1, h.size)
+    return total <= EXHAUSTIVE
 
 
 def _complete_record(record: Record, holes: list[Hole], values: list[list[str]]) -> Record:
@@ -257,7 +362,7 @@ def facts(
                 legal: list[tuple[Event, list[Violation]]] = []
                 refused: list[tuple[Event, list[Violation]]] = []
                 cands, whole = search.event_candidates(ev)
-                for cand in cands:
+                for cand, _ in cands:
                     mark = cp.mark()
                     violations = ref.judge(cand)
                     cp.back(mark)
@@ -322,7 +427,34 @@ def _facts_of(
     return out
 
 
-def render_judgement(j: Judgement) -> str:
+def is_view_record(spec: Spec, path: Source) -> bool:
+    """Whether a record file says `view:` in its header (a record that does not read is
+    not one: its problems are check's to report)."""
+    read = (lambda s: notation_document(spec, s)) if is_notation_source(path) else None
+    try:
+        return bool(load_record(path, spec.game_dir.parent / "schema", read).view)
+    except RefereeError:
+        return False
+
+
+def write_witness(path: Path, witness: dict[str, Any]) -> None:
+    """A witness written as a record file (YAML; JSON for a .json name)."""
+    text = json.dumps(witness, indent=1) + "\n" if path.suffix == ".json" else as_yaml(witness)
+    path.write_text(text, encoding="utf-8")
+
+
+def witness_brief(j: Judgement, most: int = 12) -> list[str]:
+    """The witness's hidden values, a line each (the first ``most``)."""
+    lines = [
+        (f"event {a['index']} ({a['action']})" if a["index"] else "the position")
+        + f": {a['where']} = {', '.join(a['values'])}"
+        for a in j.assigned
+    ]
+    more = len(lines) - most
+    return lines[:most] + ([f"... and {more} more"] if more > 0 else [])
+
+
+def render_judgement(j: Judgement, witness: Path | None = None) -> str:
     head = f"{j.file} (view: {j.view}): "
     out: list[str] = []
     if j.status == "consistent":
@@ -338,7 +470,11 @@ def render_judgement(j: Judgement) -> str:
                     f"    event {f.index} ({f.action}): {f.text}; else {', '.join(f.cites)}"
                     f" ({scope})"
                 )
-        out.append("  --witness FILE writes the witness, a complete record `referee check` judges")
+        if witness is not None:
+            out.append(f"  the witness, a complete record `referee check` judges legal: {witness}")
+        else:
+            out.append("  a witness, in brief (--witness FILE writes it whole):")
+            out += [f"    {line}" for line in witness_brief(j)]
     else:
         word = "inconsistent" if j.status == "inconsistent" else "unknown"
         out.append(head + f"{word}" + (f": {j.reason}" if j.reason else ""))

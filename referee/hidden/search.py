@@ -138,6 +138,7 @@ class Search:
         self.failure: Failure | None = None
         self.bound = ""
         self.chosen: dict[int, Event] = {}
+        self.preferred: dict[tuple[int, Any], int] = {}  # candidates the rules propose, a hole
         self.decls = {n: d for n, d in ref.sym.values.items() if isinstance(d, ast.StateDecl)}
 
     # ------------------------------------------------------------ candidates
@@ -235,9 +236,14 @@ class Search:
                 yield tuple(vs)
             if len(source) >= h.size:
                 yield from itertools.combinations(source, h.size)
+            yield ()  # what follows is every value of the type, not what the rules propose
             yield from itertools.combinations_with_replacement(order, h.size)
 
+        self.preferred[(ev.index, h.path)] = self.limits.candidates
         for c in gen():
+            if not c:
+                self.preferred[(ev.index, h.path)] = len(out)
+                continue
             k = tuple(sorted(c))
             if k in seen:
                 continue
@@ -247,16 +253,27 @@ class Search:
                 return out, False
         return out, True
 
-    def event_candidates(self, ev: Event) -> tuple[Iterator[Event], bool]:
+    def event_candidates(self, ev: Event) -> tuple[Iterator[tuple[Event, bool]], bool]:
+        """An event's candidates, each with whether every hole's values in it are among
+        those the rules propose or the cells hold (not merely of the type); whether they
+        are all."""
         holes = self.holes.get(ev.index, [])
         if not holes:
-            return iter([ev]), True
-        lists, complete = [], True
+            return iter([(ev, True)]), True
+        lists, complete, prefs = [], True, []
         for h in holes:
             c, all_ = self.candidates(ev, h)
             lists.append(c)
+            prefs.append(self.preferred.get((ev.index, h.path), len(c)))
             complete = complete and all_
-        return (filled_event(ev, holes, list(vs)) for vs in itertools.product(*lists)), complete
+        product = itertools.product(*[range(len(c)) for c in lists])
+        return (
+            (
+                filled_event(ev, holes, [lists[i][j] for i, j in enumerate(js)]),
+                all(j < p for j, p in zip(js, prefs, strict=True)),
+            )
+            for js in product
+        ), complete
 
     # ------------------------------------------------------------ judging
     def judge(self, ev: Event) -> tuple[list[Violation], set[tuple[str, Any]]]:
@@ -309,16 +326,17 @@ class Search:
         own = {ev.index} if self.holes.get(ev.index) else set()
         conflict: set[int] = set()
         refused: list[Violation] = []
+        others: list[Violation] = []  # refusals of candidates merely of the type
         candidates, complete = self.event_candidates(ev)
         tried = 0
-        for cand in candidates:
+        for cand, likely in candidates:
             tried += 1
             mark = self.cp.mark()
             frames_before = {k: v for f in self.ref.machine.frames for k, v in f.vars.items()}
             violations, reads = self.judge(cand)
             dep = self.depends(reads) | own
             if violations:
-                refused += violations[:1]
+                (refused if likely else others).extend(violations[:1])
                 conflict |= dep
                 self.cp.back(mark)
                 continue
@@ -346,6 +364,7 @@ class Search:
             conflict |= own  # candidates left untried: not proved
             if not self.bound:
                 self.bound = f"{self.limits.candidates:,} candidates of event {ev.index}"
+        refused = refused or others
         if refused and (self.failure is None or ev.index >= self.failure.index):
             self.failure = Failure(ev.index, refused, conflict - own, tried)
         return False, conflict - own if complete else conflict
