@@ -19,11 +19,9 @@ from referee.commands.options import (
     _progress,
     _say,
 )
-from referee.commands.prove import _positive_seconds
 from referee.compile.spec import Spec
 from referee.data.walk import Skipped
 from referee.errors import Problem, RefereeError, Span
-from referee.hidden.judge import is_view_record, judge_view, render_judgement, write_witness
 from referee.hidden.search import MAX_SECONDS, Limits
 from referee.records.record import is_stdin
 from referee.resolve.overlays import Choice
@@ -85,7 +83,7 @@ def arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--timeout",
-        type=_positive_seconds,
+        type=_seconds,
         default=None,
         metavar="SECONDS",
         help="a view record: the time its search may take before the answer is unknown"
@@ -112,7 +110,7 @@ def _check(args: argparse.Namespace) -> int:
     explain, trace = args.explain or args.verbose, args.trace or args.verbose
     paths, skipped = expand(list(args.records))
     first = args.records[0]
-    if len(paths) == 1 and not skipped and not is_stdin(first) and is_view_record(spec, first):
+    if len(paths) == 1 and not skipped and not is_stdin(first) and _is_view(spec, first):
         return _check_view(args, spec, choice, first)
     if args.witness is not None:
         raise RefereeError(
@@ -145,8 +143,27 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_OK if all(r.status == "legal" for r in results) else EXIT_ILLEGAL
 
 
+def _seconds(text: str) -> float:
+    """A --timeout: seconds, more than none and at most an hour."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 3600:
+        raise argparse.ArgumentTypeError(f"expected seconds from above 0 to 3600, got {text!r}")
+    return seconds
+
+
+def _is_view(spec: Spec, path: Path) -> bool:
+    from referee.hidden.judge import is_view_record
+
+    return is_view_record(spec, path)
+
+
 def _check_view(args: argparse.Namespace, spec: Spec, choice: Choice, path: Path) -> int:
     """A view record: consistent (0, its witness), inconsistent (1) or unknown (2)."""
+    from referee.hidden.judge import judge_view, render_judgement, write_witness
+
     limits = Limits(seconds=args.timeout) if args.timeout is not None else Limits()
     judgement = judge_view(spec, path, choice, limits)
     if args.witness is not None and judgement.witness is not None:

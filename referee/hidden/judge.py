@@ -61,6 +61,9 @@ class Judgement:
     reason: str = ""
     judged: int = 0
     seconds: float = 0.0
+    printing: str = ""
+    overlays: list[str] = field(default_factory=list)  # the overlays in force
+    kinds: dict[str, str] = field(default_factory=dict)  # each overlay's kind
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -71,6 +74,8 @@ class Judgement:
             "judged": self.judged,
             "seconds": round(self.seconds, 3),
             "facts": [f.__dict__ for f in self.facts],
+            "printing": self.printing,
+            "overlays": self.overlays,
         }
         if self.witness is not None:
             out["witness"] = self.witness
@@ -109,6 +114,7 @@ def _violation_json(v: Violation) -> dict[str, Any]:
         "title": v.title,
         "message": v.message,
         "numbers": list(v.numbers),
+        "relied": list(v.relied),
     }
 
 
@@ -129,9 +135,18 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
     judgement = Judgement(record.doc.file, record.view, "unknown", count)
     outcome: Outcome | None = None
     position_choice: list[list[str]] = []
+    exhaustive = bool(at_start) and position_exhaustive(spec, at_start)
+    tried: list[tuple[list[list[str]], Outcome]] = []  # every position assignment, when few
     for values in _position_candidates(spec, record, at_start):
+        if outcome is not None and outcome.found:  # the rest: for what every witness shares
+            tried.append((values, _search_position(spec, record, merged, at_start, values, holes)))
+            continue
         complete = _complete_record(record, at_start, values)
         ref = Referee(spec, complete, merged)
+        judgement.printing, judgement.overlays = ref.printing, list(ref.overlays)
+        judgement.kinds = {
+            o: ref.sym.overlays[o].kind for o in ref.overlays if o in ref.sym.overlays
+        }
         try:
             ref.start()
             search = Search(spec, ref, record.events, holes, later, limits)
@@ -145,6 +160,10 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
         judgement.judged += outcome.judged
         judgement.seconds += outcome.seconds
         position_choice = values
+        if exhaustive and not outcome.bound:
+            tried.append((values, outcome))
+        if outcome.found and exhaustive and not outcome.bound:
+            continue
         if outcome.found or outcome.visible or outcome.bound:
             break
     if (
@@ -175,6 +194,8 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
             for h in hs
         ]
         judgement.facts = facts(spec, record, merged, at_start, position_choice, outcome, holes)
+        if exhaustive and all(not o.bound for _, o in tried):
+            judgement.facts = _position_facts(spec, at_start, tried) + judgement.facts
     elif outcome.bound:
         judgement.reason = (
             f"the search reached its bound ({outcome.bound}) before finding a witness or"
@@ -290,6 +311,55 @@ def _position_candidates(spec: Spec, record: Record, holes: list[Hole]) -> Any:
                     fill.append(v)
             out.append(fill[: h.size])
         yield out
+
+
+def _search_position(
+    spec: Spec,
+    record: Record,
+    choice: Choice,
+    at_start: list[Hole],
+    values: list[list[str]],
+    holes: dict[int, list[Hole]],
+) -> Outcome:
+    """Whether some assignment of the events' holes is legal from this position (a short
+    search: the facts' witnesses)."""
+    ref = Referee(spec, _complete_record(record, at_start, values), choice)
+    try:
+        ref.start()
+        return Search(spec, ref, record.events, holes, {}, Limits(judged=200)).run()
+    finally:
+        ref.release()
+
+
+def _position_facts(
+    spec: Spec, at_start: list[Hole], tried: list[tuple[list[list[str]], Outcome]]
+) -> list[Fact]:
+    """What every assignment of the position's holes that has a witness shares and some
+    refused one lacks, with the clauses the refused ones broke (every assignment tried)."""
+    items = _items(spec)
+    legal = [vs for vs, o in tried if o.found]
+    refused = [(vs, o) for vs, o in tried if not o.found and o.failure is not None]
+    out: list[Fact] = []
+    for i, h in enumerate(at_start):
+        fields = {k for v in legal[0][i] for k, x in items.get(v, {}).items() if x is True}
+        for name in sorted(fields):
+
+            def has(vals: list[str], name: str = name) -> bool:
+                return any(items.get(v, {}).get(name) is True for v in vals)
+
+            if all(has(vs[i]) for vs in legal):
+                cites = sorted(
+                    {
+                        f"{x.clause}/{x.label}" if x.label else x.clause
+                        for vs, o in refused
+                        if not has(vs[i]) and o.failure is not None
+                        for x in o.failure.violations[:1]
+                    }
+                )
+                if cites:
+                    text = f"{h.where()} holds one whose {name} is true"
+                    out.append(Fact(0, "position", text, cites, True))
+    return out
 
 
 def position_exhaustive(spec: Spec, holes: list[Hole]) -> bool:
@@ -465,7 +535,7 @@ def render_judgement(j: Judgement, witness: Path | None = None) -> str:
         if j.facts:
             out.append("  what the legal assignments agree on:")
             for f in j.facts:
-                scope = "every witness" if f.exact else "after the witness's earlier choices"
+                scope = "every witness" if f.exact else "not exhaustive: given the witness's earlier choices"
                 out.append(
                     f"    event {f.index} ({f.action}): {f.text}; else {', '.join(f.cites)}"
                     f" ({scope})"
@@ -495,4 +565,15 @@ def render_judgement(j: Judgement, witness: Path | None = None) -> str:
                 if v["numbers"]:
                     out.append("    the numbers that decide it:")
                     out += [f"      {n}" for n in v["numbers"][:8]]
+    named = [o for o in j.overlays if j.kinds.get(o) not in ("clarification", "decision")]
+    counted = [
+        f"{n} {kind}s"
+        for kind in ("clarification", "decision")
+        if (n := sum(1 for o in j.overlays if j.kinds.get(o) == kind))
+    ]
+    relied = sorted({r for v in (j.failure or {}).get("violations", []) for r in v["relied"]})
+    out.append(
+        f"  printing {j.printing}; overlays in force: {', '.join(named + counted) or 'none'}"
+        + (f"; relied on: {', '.join(relied)}" if relied else "")
+    )
     return "\n".join(out)
