@@ -24,7 +24,7 @@ from referee.hidden.holes import (
     put,
     shown_of_event,
 )
-from referee.hidden.search import Limits, Outcome, Search, item_key
+from referee.hidden.search import Failure, Limits, Outcome, Search, item_key
 from referee.records.notation_read import is_notation_source, notation_document
 from referee.records.record import Event, Record, Source, load_record
 from referee.records.views import MARK
@@ -205,6 +205,11 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
         judgement.status = "inconsistent"
     if outcome.failure is not None and not outcome.found:
         f = outcome.failure
+        every = [
+            o.failure for _, o in tried if o.failure is not None and o.failure.index == f.index
+        ]
+        if exhaustive and every:  # every assignment of the position: what each broke
+            f = Failure(f.index, [v for x in every for v in x.violations], f.depends, f.tried)
         ev = record.events[f.index - 1]
         judgement.failure = {
             "index": f.index,
@@ -535,7 +540,7 @@ def render_judgement(j: Judgement, witness: Path | None = None) -> str:
         if j.facts:
             out.append("  what the legal assignments agree on:")
             for f in j.facts:
-                scope = "every witness" if f.exact else "not exhaustive: given the witness's earlier choices"
+                scope = "every witness" if f.exact else "not exhaustive: given the earlier choices"
                 out.append(
                     f"    event {f.index} ({f.action}): {f.text}; else {', '.join(f.cites)}"
                     f" ({scope})"
