@@ -257,19 +257,19 @@ def _position_candidates(spec: Spec, record: Record, holes: list[Hole]) -> Any:
     base: list[list[str]] = [[] for _ in holes]
     for actor, values in shown.items():
         for ctx, t, v in values:
-            fits = [
+            room = [
                 i
                 for i, h in enumerate(holes)
                 if h.type == t and actor in keys[i] and len(base[i]) < h.size
             ]
-            if not fits:
+            if not room:
                 continue
 
             def recent(i: int, ctx: list[str] = ctx, actor: str = actor) -> int:
                 others = [k for k in keys[i] if k != actor]
                 return min((ctx.index(k) if k in ctx else -1 for k in others), default=-1)
 
-            base[max(fits, key=recent)].append(v)
+            base[max(room, key=recent)].append(v)
 
     def agreed(actor: str, t: str) -> dict[str, Any]:
         seen = [items.get(v, {}) for _, t2, v in shown.get(actor, []) if t2 == t]
