@@ -112,23 +112,24 @@ def write(tmp_path: Path, text: str) -> Path:
     return p
 
 
+def moved(path: str) -> str:
+    """The lone hidden block at Kiyosu moved along ``path``, leadership declared."""
+    return (
+        A_POSITION
+        + f"    leadership: leader\n    groups:\n    - blocks: ['?']\n      path: [{path}]\n"
+    )
+
+
 def test_a_lone_block_sent_one_location_too_far_is_inconsistent_citing_7_3_3(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    record = (
-        A_POSITION
-        + """    leadership: leader
-    groups:
-    - blocks: ['?']
-      path: [Kiyosu, Kuwana, Minakuchi, Kyoto, Osaka]
-"""
-    )
+    record = moved("Kiyosu, Kuwana, Minakuchi, Kyoto, Osaka")
     code, out = run(capsys, "check", str(write(tmp_path, record)))
     assert code == 1 and out["result"]["status"] == "inconsistent"
     failure = out["result"]["failure"]
     assert failure["index"] == 1 and failure["action"] == "move"
     cites = {v["cites"]: v for v in failure["violations"]}
-    # a block with no leader breaks 7.3.3; a leader, undeclared, 7.3.4 (every face tried)
+    # every face tried: a leader breaks 7.3.3 (4 > 3); any other, the leadership declared (7.3.4)
     assert set(cites) == {"7.3.3/within-allowance", "7.3.4/declared-leadership"}
     assert "distance = 4" in cites["7.3.3/within-allowance"]["numbers"]
     assert out["result"]["overlays"]  # the overlays in force, as an illegal verdict says
@@ -137,14 +138,7 @@ def test_a_lone_block_sent_one_location_too_far_is_inconsistent_citing_7_3_3(
 def test_a_lone_block_that_moved_three_must_be_a_leader(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    record = (
-        A_POSITION
-        + """    leadership: leader
-    groups:
-    - blocks: ['?']
-      path: [Kiyosu, Kuwana, Minakuchi, Kyoto]
-"""
-    )
+    record = moved("Kiyosu, Kuwana, Minakuchi, Kyoto")
     result = consistent_and_witness_legal(capsys, write(tmp_path, record), tmp_path)
     facts = [f for f in result["facts"] if f["index"] == 0]
     assert facts == [
