@@ -234,6 +234,11 @@ def test_a_broken_rule_fails_its_property_and_the_counterexample_replays(
     (record,) = folder.glob("*.yaml")
     code = main(["check", "--spec", str(game_copy), str(record)])
     said = capsys.readouterr().out
+    # the counterexample's position is at rest: the referee settles nothing before its event
+    # (a position with a standing rule due is none a game reaches between events)
+    main(["check", "--spec", str(game_copy), "--format", "json", str(record)])
+    (verdict,) = output(capsys.readouterr().out)["records"]
+    assert [h for h in verdict["happened"] if h["index"] == 0] == [], said
     if replay == "legal":  # the broken rule allows the event the property rules out
         assert code == 0, said
     else:  # refused by the broken rule, or the invariant's expectation missed
