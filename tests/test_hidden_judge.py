@@ -169,10 +169,12 @@ def test_a_deployment_of_a_block_the_seat_never_had_is_inconsistent(
     )
     deploy["blocks"] = ["date-leader-circle"]
     code, out = run(capsys, "check", str(write(tmp_path, yaml.safe_dump(data))))
-    # never consistent; the search does not yet see that the fault needs no hidden value
-    # (it reads the stack's cell, which the position's holes filled): unknown, exit 2
+    # never consistent. Still unknown (exit 2): the check reads in_battle, which the
+    # declaration's event wrote after reading the Ishida stack the position's holes fill, and
+    # the search charges every write of an event to everything it read (docs/hidden.md)
     assert code in (1, 2) and out["result"]["status"] != "consistent"
     assert out["result"]["failure"]["violations"][0]["cites"] == "8.2.3/undeployed"
+    assert out["result"]["failure"]["depends_on"] == [0]  # the position's holes, and no event
 
 
 def test_a_bid_the_hand_could_not_pay_is_inconsistent(
@@ -183,7 +185,11 @@ def test_a_bid_the_hand_could_not_pay_is_inconsistent(
     assert bid["by"] == "tokugawa"
     bid["card"] = "tokugawa-double"  # not among the five tokugawa's view saw dealt
     code, out = run(capsys, "check", str(write(tmp_path, yaml.safe_dump(data))), "--timeout", "20")
-    assert code in (1, 2) and out["result"]["status"] != "consistent"  # as above
+    # the failing check reads the hand, which no hole marks, and is given the bid's card:
+    # a fault the view sees whatever is hidden
+    assert code == 1 and out["result"]["status"] == "inconsistent"
+    assert out["result"]["failure"]["visible"] is True
+    assert out["result"]["failure"]["depends_on"] == []
     assert out["result"]["failure"]["index"] == 24
     assert out["result"]["failure"]["violations"][0]["cites"] == "3.3/in-hand"
 
@@ -195,6 +201,32 @@ def test_a_count_of_cards_above_the_deck_is_never_consistent(
     code, out = run(capsys, "check", str(write(tmp_path, deal)))
     assert code in (1, 2)
     assert out["errors"] or out["result"]["status"] != "consistent"
+    # the components' counts are constraints: 999 cards where the decks hold 110
+    assert code == 1 and out["result"]["status"] == "inconsistent"
+    failure = out["result"]["failure"]
+    assert failure["index"] == 1 and failure["visible"] is True
+    assert failure["violations"][0]["cites"] == "components"
+    assert failure["violations"][0]["numbers"] == ["card = 999", "the components' card = 110"]
+
+
+def test_a_witness_fills_a_sides_stack_with_its_own_blocks_only(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The owner of each face is the spec's one rule from a face to a side (side_of_block,
+    found by its types, not by name): a witness never puts one side's block in the other's
+    stack, which the referee itself does not refuse in a position (a gap, docs/hidden.md)."""
+    result = consistent_and_witness_legal(
+        capsys, write(tmp_path, moved("Kiyosu, Kuwana, Minakuchi, Kyoto")), tmp_path
+    )
+    faces = {
+        f["id"]: f
+        for f in yaml.safe_load((ROOT / "referee/games/sekigahara/data/blocks.yaml").read_text())[
+            "faces"
+        ]
+    }
+    colours = {faces[v]["colour"] for a in result["assigned"] for v in a["values"]}
+    assert colours == {"black"}  # Tokugawa's colour: the stack is Tokugawa's
+    assert "face of tokugawa" in result["counts_unchecked"]  # the data give no block counts"
 
 
 @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))

@@ -174,3 +174,43 @@ def filled_event(ev: Event, holes: list[Hole], values: list[list[Any]]) -> Event
     for h, v in zip(holes, values, strict=True):
         put(args, h.path, v[0] if h.single else list(v))
     return Event(ev.index, ev.action, args, ev.path, None)
+
+
+def owner_rule(sym: Symbols, type_name: str, key_type: str) -> str | None:
+    """The spec's one definition from a value of ``type_name`` to a ``key_type`` (a block's
+    face to its side): the owner of each item; None when the spec has none, or several."""
+    found = [
+        d.name
+        for d in sym.values.values()
+        if isinstance(d, ast.Define)
+        and len(d.params) == 1
+        and d.params[0].type.name == type_name
+        and d.params[0].type.arg is None
+        and d.type.name == key_type
+        and d.type.arg is None
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def multiplicity(spec: Spec, sym: Symbols, type_name: str) -> dict[str, int | None]:
+    """How many of each value of a type the components hold: an item's `count` when the
+    data give one (a whole number), else None (the data do not say)."""
+    d = sym.types.get(type_name)
+    out: dict[str, int | None] = {}
+    if isinstance(d, ast.RecordDecl) and d.from_data:
+        for item in spec.components.collections.get(d.from_data, []):
+            key = item.get("id", item.get("name")) if isinstance(item, dict) else None
+            if isinstance(key, str):
+                n = item.get("count")
+                out[key] = n if isinstance(n, int) and not isinstance(n, bool) else None
+    return out
+
+
+def viewer_key(sym: Symbols, state: str) -> int | None:
+    """Which key of a state's cells names the side that sees it (`units_at(l, s) seen by
+    s`: the second), the owner of what the cell holds; None if no key does."""
+    for s in sym.hidden.seen if sym.hidden is not None else []:
+        side = s.side
+        if s.kind == "state" and s.name == state and isinstance(side, ast.Name):
+            return s.path.index(side.id) if side.id in s.path else None
+    return None

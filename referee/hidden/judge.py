@@ -16,18 +16,23 @@ from typing import Any
 
 from referee.compile.spec import Spec
 from referee.errors import RefereeError
+from referee.hidden.counts import count_failure
 from referee.hidden.holes import (
     Hole,
     domain,
     holes_of_event,
     holes_of_position,
+    owner_rule,
     put,
     shown_of_event,
+    viewer_key,
 )
 from referee.hidden.search import Failure, Limits, Outcome, Search, item_key
+from referee.parse import ast
 from referee.records.notation_read import is_notation_source, notation_document
 from referee.records.record import Event, Record, Source, load_record
 from referee.records.views import MARK
+from referee.resolve.hidden import leaf_type
 from referee.resolve.overlays import Choice
 from referee.resolve.symbols import Symbols
 from referee.run.play import as_yaml
@@ -64,6 +69,7 @@ class Judgement:
     printing: str = ""
     overlays: list[str] = field(default_factory=list)  # the overlays in force
     kinds: dict[str, str] = field(default_factory=dict)  # each overlay's kind
+    lacking: list[str] = field(default_factory=list)  # counts the data do not give
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -84,6 +90,8 @@ class Judgement:
             out["failure"] = self.failure
         if self.reason:
             out["reason"] = self.reason
+        if self.lacking:
+            out["counts_unchecked"] = self.lacking
         return out
 
 
@@ -133,11 +141,22 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
     later = _later(sym, record)
     merged = _choice(spec, record, choice)
     judgement = Judgement(record.doc.file, record.view, "unknown", count)
+    owners = _owners(spec, record, merged)
+    over, judgement.lacking = count_failure(
+        spec, record, holes, lambda rule, t, v: owners.get((rule, v))
+    )
+    if over is not None:  # more marks than the components hold: no assignment at all
+        judgement.status = "inconsistent"
+        at = record.events[over["index"] - 1].path[:2] if over["index"] else ("position",)
+        over["line"] = record.doc.span(at).line
+        judgement.failure = over
+        return judgement
     outcome: Outcome | None = None
     position_choice: list[list[str]] = []
     exhaustive = bool(at_start) and position_exhaustive(spec, at_start)
     tried: list[tuple[list[list[str]], Outcome]] = []  # every position assignment, when few
-    for values in _position_candidates(spec, record, at_start):
+    owned = [_owned(spec, h, owners) for h in at_start]
+    for values in _position_candidates(spec, record, at_start, owned):
         if outcome is not None and outcome.found:  # the rest: for what every witness shares
             tried.append((values, _search_position(spec, record, merged, at_start, values, holes)))
             continue
@@ -150,10 +169,8 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
         try:
             ref.start()
             search = Search(spec, ref, record.events, holes, later, limits)
-            for h in at_start:  # what the position's holes fill depends on them
-                table = ref.interp.state.get(str(h.path[2]))
-                for key in table if isinstance(table, dict) else [None]:
-                    search.taint[(str(h.path[2]), key)] = frozenset({0})
+            for cell in _hole_cells(ref, at_start):  # what the position's holes fill
+                search.taint[cell] = frozenset({0})
             outcome = search.run()
         finally:
             ref.release()
@@ -223,6 +240,51 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
     return judgement
 
 
+def _owners(spec: Spec, record: Record, choice: Choice) -> dict[tuple[str, str], str]:
+    """Each item's owner by the spec's owner rules (referee/hidden/holes.py, owner_rule): for
+    every secret type and every key type of a cell holding it, the rule's value on each
+    item, evaluated by a referee on the spec."""
+    sym = spec.sym
+    ref = Referee(spec, record, choice)
+    out: dict[tuple[str, str], str] = {}
+    try:
+        for t in sym.hidden.secret if sym.hidden is not None else {}:
+            held = [
+                d
+                for d in sym.values.values()
+                if isinstance(d, ast.StateDecl) and leaf_type(d.type) == t
+            ]
+            keyed = [(d, viewer_key(sym, d.name)) for d in held]
+            for key_type in {d.params[i].type.name for d, i in keyed if i is not None}:
+                rule = owner_rule(sym, t, key_type)
+                for v in domain(spec, sym, t) if rule is not None else []:
+                    try:
+                        item = ref.convert.convert(v, ast.TypeRef(t), ())
+                        out[(str(rule), v)] = str(ref.interp.call(str(rule), item))
+                    except (RefereeError, KeyError, TypeError):
+                        continue
+    finally:
+        ref.release()
+    return out
+
+
+def _hole_cells(ref: Referee, holes: list[Hole]) -> set[tuple[str, Any]]:
+    """The state cells a position's holes fill (the cell its path names; every cell of the
+    table where the path names none the referee holds)."""
+    out: set[tuple[str, Any]] = set()
+    for h in holes:
+        name = str(h.path[2])
+        d = ref.sym.values.get(name)
+        n = len(d.params) if isinstance(d, ast.StateDecl) else 0
+        table = ref.interp.state.get(name)
+        key = tuple(h.path[3 : 3 + n])
+        if isinstance(table, dict) and key in table:
+            out.add((name, key))
+        else:
+            out |= {(name, k) for k in (table if isinstance(table, dict) else [None])}
+    return out
+
+
 def _distinct(vs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for v in vs:
@@ -231,7 +293,25 @@ def _distinct(vs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(out.values(), key=lambda v: -int(v["count"]))
 
 
-def _position_candidates(spec: Spec, record: Record, holes: list[Hole]) -> Any:
+def _owned(spec: Spec, h: Hole, owners: dict[tuple[str, str], str]) -> list[str]:
+    """The values a position's hole may take: those of its type whose owner (by the spec's
+    owner rule for a key of its cell) is that key; a side's stack holds that side's blocks."""
+    sym = spec.sym
+    every = domain(spec, sym, h.type)
+    d = sym.values.get(str(h.path[2]))
+    if not isinstance(d, ast.StateDecl):
+        return every
+    at = viewer_key(sym, d.name)
+    if at is None or at >= len(h.path) - 3:
+        return every
+    key = str(h.path[3 + at])
+    rule = owner_rule(sym, h.type, d.params[at].type.name)
+    return [v for v in every if rule is None or owners.get((rule, v), key) == key]
+
+
+def _position_candidates(
+    spec: Spec, record: Record, holes: list[Hole], owned: list[list[str]] | None = None
+) -> Any:
     """Assignments of a position's holes, the likeliest first: each hole of a cell keyed by
     a side takes the items that side shows later, those shown in events naming the cell's
     other keys (the battle's location) first, each item once; the slots left take items
@@ -292,7 +372,8 @@ def _position_candidates(spec: Spec, record: Record, holes: list[Hole]) -> Any:
                 if fits(v, mine) and (mine or not any(fits(v, p) for p in theirs))
             ]
         )
-    every = [domain(spec, sym, h.type) for h in holes]
+    every = owned or [domain(spec, sym, h.type) for h in holes]
+    like = [[v for v in vs if v in e] for vs, e in zip(like, every, strict=True)]
     if position_exhaustive(spec, holes):  # few enough: every assignment
         alls = [
             [list(c) for c in itertools.combinations_with_replacement(e, h.size)]
@@ -305,7 +386,7 @@ def _position_candidates(spec: Spec, record: Record, holes: list[Hole]) -> Any:
         chance = random.Random(n)
         out: list[list[str]] = []
         for i, h in enumerate(holes):
-            pool = list(like[i]) or domain(spec, sym, h.type)
+            pool = list(like[i]) or list(every[i])
             if n:
                 chance.shuffle(pool)
             fill = list(base[i])
@@ -570,6 +651,12 @@ def render_judgement(j: Judgement, witness: Path | None = None) -> str:
                 if v["numbers"]:
                     out.append("    the numbers that decide it:")
                     out += [f"      {n}" for n in v["numbers"][:8]]
+    if j.lacking:
+        out.append(
+            "  the components give no count for "
+            + ", ".join(j.lacking)
+            + ": those marks are not bounded by a count"
+        )
     named = [o for o in j.overlays if j.kinds.get(o) not in ("clarification", "decision")]
     counted = [
         f"{n} {kind}s"

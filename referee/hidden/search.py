@@ -21,13 +21,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.compile.interp import RULES_FAILURES
+from referee.compile.interp import RULES_FAILURES, CheckFailed
 from referee.compile.spec import Spec
 from referee.errors import RefereeError
 from referee.hidden.holes import Hole, domain, filled_event
 from referee.parse import ast
 from referee.records.record import Event
 from referee.records.views import MARK
+from referee.resolve.hidden import allows_of
+from referee.resolve.reads import reads as reads_of
 from referee.run.machine import Frame
 from referee.run.referee import Referee
 from referee.run.verdict import Violation
@@ -50,6 +52,18 @@ class Failure:
     violations: list[Violation]
     depends: set[int]
     tried: int
+
+
+@dataclass
+class Refusal:
+    """The check that refused an event: its statement, the names in scope then (with
+    their values), what the judgement had read before it and what the check itself read."""
+
+    st: ast.CheckStmt
+    env: dict[str, Any]
+    frame: dict[str, Any]
+    before: set[tuple[str, Any]]
+    own: set[tuple[str, Any]]
 
 
 @dataclass
@@ -140,6 +154,33 @@ class Search:
         self.chosen: dict[int, Event] = {}
         self.preferred: dict[tuple[int, Any], int] = {}  # candidates the rules propose, a hole
         self.decls = {n: d for n, d in ref.sym.values.items() if isinstance(d, ast.StateDecl)}
+        self.refusal: Refusal | None = None
+        self._watch_checks()
+
+    def _watch_checks(self) -> None:
+        """Wrap the interpreter's `check` (on this referee only) so that a refusal says
+        which check refused and what it read: a failure is then charged to the holes its own
+        check depended on, not to everything the event read before it."""
+        interp = self.ref.interp
+        original = interp.check
+
+        def check(st: ast.CheckStmt, env: dict[str, Any]) -> None:
+            outer = interp._reading[-1] if interp._reading else None
+            before = set(outer[0]) if outer is not None else set()
+            mine: tuple[set[Any], set[str]] = (set(), set())
+            interp._reading.append(mine)
+            try:
+                original(st, env)
+            except CheckFailed:
+                self.refusal = Refusal(st, dict(env), dict(interp.frame), before, set(mine[0]))
+                raise
+            finally:
+                _drop(interp._reading, mine)
+                if outer is not None:
+                    outer[0].update(mine[0])
+                    outer[1].update(mine[1])
+
+        interp.check = check  # type: ignore[method-assign]
 
     # ------------------------------------------------------------ candidates
     def _sources(self, ev: Event, h: Hole) -> list[str]:
@@ -287,12 +328,13 @@ class Search:
         interp = self.ref.interp
         reading: tuple[set[Any], set[str]] = (set(), set())
         interp._reading.append(reading)
+        self.refusal = None
         try:
             violations = self.ref.judge(ev)
         except (RefereeError, *RULES_FAILURES):
             violations = [Violation(ev.index, ev.action, 0, 0, "", "", "", "the rules fail here")]
         finally:
-            interp._reading.remove(reading)
+            _drop(interp._reading, reading)
         return violations, set(reading[0])
 
     def depends(self, reads: set[tuple[str, Any]]) -> set[int]:
@@ -301,6 +343,55 @@ class Search:
             out |= self.taint.get(c, frozenset())
         for t in self.var_taint.values():
             out |= t
+        return out
+
+    def refusal_depends(self, ev: Event, r: Refusal) -> set[int]:
+        """The earlier holes a refusing check depended on: those marking the cells it read,
+        and for each name it was given, what that name's value came from: the event's own
+        argument (its own holes), a procedure variable (the holes marking it), else a value
+        the event worked out before the check (everything the event had read so far)."""
+        sym = self.ref.sym
+        req = sym.labels.get(str(r.st.ref))
+        out = self.cells_depend(r.own)
+        if not isinstance(req, ast.Require):
+            return out | self.depends(r.before)
+        params = {p.name for p in req.params}
+        state = set(self.decls)
+        names = (
+            params if r.st.args is None else {n for n in reads_of(r.st.args, sym) if n not in state}
+        )
+        names |= {n for n in reads_of(req.cond, sym) if n not in state and n not in params}
+        allowed = {p.name for a in allows_of(sym, ev.action) for p in a.params} | {"by"}
+        named = _named(ev.args)
+        hidden = {x for c in r.before if self.taint.get(c) for x in _flat(self.value_of(c))}
+        for n in names:
+            if n in r.env:
+                v = _plain(r.env[n])
+                if n in allowed and n in ev.args and _plain(ev.args[n]) == v:
+                    continue  # the event's own argument: its own holes, tried in full
+                if n in r.frame and _plain(r.frame[n]) == v:
+                    out |= self.var_taint.get(n, frozenset())
+                    continue
+                flat = _flat(v)
+                if flat and flat <= named and not flat & hidden:
+                    continue  # values the event names, found in no cell a hole marks
+                return out | self.depends(r.before)  # worked out before: conservatively all
+            if n in r.frame:
+                out |= self.var_taint.get(n, frozenset())
+        return out
+
+    def value_of(self, cell: tuple[str, Any]) -> Any:
+        """A state cell's value as it stands, written plain (None if never set)."""
+        name, k = cell
+        d = self.decls.get(name)
+        state = self.ref.interp.state
+        v = state.get(name, {}).get(k) if d is not None and d.params else state.get(name)
+        return _plain(v)
+
+    def cells_depend(self, cells: set[tuple[str, Any]]) -> set[int]:
+        out: set[int] = set()
+        for c in cells:
+            out |= self.taint.get(c, frozenset())
         return out
 
     # ------------------------------------------------------------ the search
@@ -334,7 +425,12 @@ class Search:
             mark = self.cp.mark()
             frames_before = {k: v for f in self.ref.machine.frames for k, v in f.vars.items()}
             violations, reads = self.judge(cand)
-            dep = self.depends(reads) | own
+            refusal = self.refusal
+            dep = (
+                self.refusal_depends(ev, refusal)
+                if violations and refusal is not None
+                else self.depends(reads)
+            ) | own
             if violations:
                 (refused if likely else others).extend(violations[:1])
                 conflict |= dep
@@ -374,6 +470,35 @@ def _leaf(t: ast.TypeRef) -> str:
     while t.arg is not None:
         t = t.arg
     return t.name
+
+
+def _drop(stack: list[Any], item: Any) -> None:
+    """Take ``item`` itself (not an equal one) off ``stack``."""
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i] is item:
+            del stack[i]
+            return
+
+
+def _flat(v: Any) -> set[str]:
+    """Every plain value inside ``v`` (items by id), as strings."""
+    if isinstance(v, list):
+        return {x for i in v for x in _flat(i)}
+    return {str(v)}
+
+
+def _named(args: dict[str, Any]) -> set[str]:
+    """The values an event's arguments name, a mark excepted."""
+    return {x for v in args.values() for x in _flat(_plain(v))} - {MARK}
+
+
+def _plain(v: Any) -> Any:
+    """A value as a record writes it: items by their id, lists and tuples alike."""
+    if isinstance(v, dict):
+        return item_key(v)
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v if isinstance(v, (bool, int)) else str(v)
 
 
 def _holds_item(v: Any) -> bool:
