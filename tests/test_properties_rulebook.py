@@ -23,6 +23,7 @@ PIECES = "clauses/03-pieces.rules"
 WEEKLY = "clauses/06-weekly.rules"
 VICTORY = "clauses/02-victory.rules"
 SPECIAL = "clauses/09-special.rules"
+SETUP = "clauses/05-setup.rules"
 
 # (id, file, the text, its broken form, the property that must fail, how the counterexample
 # replays under the broken spec: "legal" (a property after an action: the event is allowed,
@@ -202,6 +203,15 @@ BREAKS = [
         "    movement.total -> 3,",
         "7.1/a-degree-is-bought",
         "refused",
+    ),
+    (
+        "setup-symbol-any-colour",
+        SETUP,
+        "(b: face, at: location): fits_symbol(b, data locations[at].setup)",
+        "(b: face, at: location): data locations[at].setup != nothing"
+        " and b.setup == data locations[at].setup.symbol",
+        "5.2.1/placed-on-its-symbol",
+        "legal",
     ),
 ]
 
