@@ -34,7 +34,8 @@ if TYPE_CHECKING:  # what a type checker sees; at run time, __getattr__ below
 __all__ = ["__version__"]
 __all__ += """Comparison Difference EventVerdict Explanation Fired Game InputError LegalEvents
 Outcome OutcomeDifference Position Problem Proof RecordError RecordInput Rules SpecError Step Told
-Value Verdict Violation check compare convert explain load_game play prove show""".split()  # noqa: SIM905 - a few lines, not api.py's list again
+Value Verdict ViewJudgement Violation check check_view compare convert explain load_game play prove
+show""".split()  # noqa: SIM905 - a few lines, not api.py's list again
 
 
 def __getattr__(name: str) -> Any:

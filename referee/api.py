@@ -74,8 +74,10 @@ __all__ = [
     "Told",
     "Value",
     "Verdict",
+    "ViewJudgement",
     "Violation",
     "check",
+    "check_view",
     "compare",
     "convert",
     "explain",
@@ -155,6 +157,64 @@ def check(
     except RefereeError as err:
         raise _error(err, RecordError, source) from None
     return _verdict(v)
+
+
+@dataclass(frozen=True)
+class ViewJudgement:
+    """A view record (``view:`` in its header) judged: ``status`` is consistent (``witness``
+    is a complete record ``check`` judges legal), inconsistent (``failure``: the event no
+    assignment makes legal and the clauses every one broke) or unknown (``reason``: the
+    bound or the timeout reached). See docs/hidden.md."""
+
+    file: str
+    view: str
+    status: str
+    witness: Mapping[str, Any] | None
+    failure: Mapping[str, Any] | None
+    facts: tuple[Mapping[str, Any], ...]
+    reason: str
+    text: str  # as ``referee check`` prints it
+    _json: Mapping[str, Any] = field(repr=False, compare=False)
+
+    def as_json(self) -> dict[str, Any]:
+        """The judgement as ``referee check --format json`` prints it, in ``result``."""
+        return copy.deepcopy(dict(self._json))
+
+
+def check_view(
+    record: str | os.PathLike[str],
+    *,
+    game: Rules | str | os.PathLike[str] | None = None,
+    printing: str = "",
+    overlays: Iterable[str] = (),
+    no_overlays: Iterable[str] = (),
+    timeout: float | None = None,
+) -> ViewJudgement:
+    """Judge a view record as ``referee check`` does: is some assignment of what the view
+    did not see legal? ``timeout``: the search's seconds (else its default bound). Raises
+    RecordError (SpecError for ``game``)."""
+    from referee.hidden.judge import judge_view, render_judgement
+    from referee.hidden.search import Limits
+
+    spec = _game(game, record)
+    source = _source(record, None)
+    limits = Limits(seconds=timeout) if timeout is not None else Limits()
+    try:
+        j = judge_view(spec, source, _choice(printing, overlays, no_overlays), limits)
+    except RefereeError as err:
+        raise _error(err, RecordError, source) from None
+    data = j.as_json()
+    return ViewJudgement(
+        j.file,
+        j.view,
+        j.status,
+        j.witness,
+        j.failure,
+        tuple(data["facts"]),
+        j.reason,
+        render_judgement(j),
+        data,
+    )
 
 
 def _verdict(v: _verdict_data.Verdict) -> Verdict:

@@ -192,7 +192,10 @@ def test_bad_input_is_refused_with_its_place(
     err = refused(capsys, "hide", str(seat), "--view", "tokugawa")
     assert f"{seat}:3:" in err
     assert "this record is the ishida view: it cannot show the tokugawa view" in err
-    err = refused(capsys, "check", str(seat))
+    # check judges a view record (tests/test_hidden_judge.py); show still refuses one
+    assert main(["check", str(seat)]) == 0
+    assert "(view: ishida): consistent" in capsys.readouterr().out
+    err = refused(capsys, "show", str(seat))
     assert f"{seat}:3:" in err and "this is a view record (view: ishida)" in err
     fb = EXAMPLES / "fierce-battle" / "first-turn.yaml"
     err = refused(capsys, "hide", str(fb), "--view", "public")

@@ -23,6 +23,7 @@ PIECES = "clauses/03-pieces.rules"
 WEEKLY = "clauses/06-weekly.rules"
 VICTORY = "clauses/02-victory.rules"
 SPECIAL = "clauses/09-special.rules"
+SETUP = "clauses/05-setup.rules"
 
 # (id, file, the text, its broken form, the property that must fail, how the counterexample
 # replays under the broken spec: "legal" (a property after an action: the event is allowed,
@@ -202,6 +203,15 @@ BREAKS = [
         "7.1/a-degree-is-bought",
         "refused",
     ),
+    (
+        "setup-symbol-any-colour",
+        SETUP,
+        "(b: face, at: location): fits_symbol(b, data locations[at].setup)",
+        "(b: face, at: location): data locations[at].setup != nothing"
+        " and b.setup == data locations[at].setup.symbol",
+        "5.2.1/placed-on-its-symbol",
+        "legal",
+    ),
 ]
 
 
@@ -233,6 +243,11 @@ def test_a_broken_rule_fails_its_property_and_the_counterexample_replays(
     (record,) = folder.glob("*.yaml")
     code = main(["check", "--spec", str(game_copy), str(record)])
     said = capsys.readouterr().out
+    # the counterexample's position is at rest: the referee settles nothing before its event
+    # (a position with a standing rule due is none a game reaches between events)
+    main(["check", "--spec", str(game_copy), "--format", "json", str(record)])
+    (verdict,) = output(capsys.readouterr().out)["records"]
+    assert [h for h in verdict["happened"] if h["index"] == 0] == [], said
     if replay == "legal":  # the broken rule allows the event the property rules out
         assert code == 0, said
     else:  # refused by the broken rule, or the invariant's expectation missed

@@ -19,8 +19,10 @@ from referee.commands.options import (
     _progress,
     _say,
 )
+from referee.compile.spec import Spec
 from referee.data.walk import Skipped
 from referee.errors import Problem, RefereeError, Span
+from referee.hidden.search import MAX_SECONDS, Limits
 from referee.records.record import is_stdin
 from referee.resolve.overlays import Choice
 from referee.run.batch import Result, check_many, expand, render_summary, summary
@@ -39,12 +41,14 @@ HELP = (
         "referee check examples/illegal/ --format json",
         "git show HEAD:game.yaml | referee check -",
         "referee -q check game.yaml && echo legal",
+        "referee check seat.yaml --witness complete.yaml   # a view record (view:)",
     ],
     [
-        "0  every record is legal to its end",
-        "1  an illegal event, or an outcome the record expected otherwise",
+        "0  every record is legal to its end; a view record: consistent",
+        "1  an illegal event, or an outcome the record expected otherwise; a view record:"
+        " inconsistent",
         "2  bad input or usage: a record that does not read, breaks the schema or names"
-        " what the game does not know",
+        " what the game does not know; a view record: unknown (a bound or --timeout)",
     ],
 )
 
@@ -70,6 +74,22 @@ def arguments(p: argparse.ArgumentParser) -> None:
         " (a dispute, a few events from a position, is told unasked)",
     )
     p.add_argument(
+        "--witness",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a view record (view: in its header) judged consistent: write its witness there,"
+        " a complete record `referee check` judges legal (docs/hidden.md)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="a view record: the time its search may take before the answer is unknown"
+        f" (exit 2; default {MAX_SECONDS:g})",
+    )
+    p.add_argument(
         "--trace",
         action="store_true",
         help="with a refusal, every call the rules evaluated on the way, not only the decisive",
@@ -90,6 +110,12 @@ def _check(args: argparse.Namespace) -> int:
     explain, trace = args.explain or args.verbose, args.trace or args.verbose
     paths, skipped = expand(list(args.records))
     first = args.records[0]
+    if len(paths) == 1 and not skipped and not is_stdin(first) and _is_view(spec, first):
+        return _check_view(args, spec, choice, first)
+    if args.witness is not None:
+        raise RefereeError(
+            [Problem(Span("<command line>", 0, 0), "--witness is for one view record (view:)")]
+        )
     if len(paths) == 1 and not skipped and (is_stdin(first) or not first.is_dir()):
         verdict = check_one(spec, paths[0], choice, args.all, offer=True)  # bad input: exit 2
         verdict.explain = verdict.explain or explain
@@ -115,6 +141,37 @@ def _check(args: argparse.Namespace) -> int:
     if any(r.status == "bad input" for r in results):
         return EXIT_BAD_INPUT
     return EXIT_OK if all(r.status == "legal" for r in results) else EXIT_ILLEGAL
+
+
+def _seconds(text: str) -> float:
+    """A --timeout: seconds, more than none and at most an hour."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 3600:
+        raise argparse.ArgumentTypeError(f"expected seconds from above 0 to 3600, got {text!r}")
+    return seconds
+
+
+def _is_view(spec: Spec, path: Path) -> bool:
+    from referee.hidden.judge import is_view_record
+
+    return is_view_record(spec, path)
+
+
+def _check_view(args: argparse.Namespace, spec: Spec, choice: Choice, path: Path) -> int:
+    """A view record: consistent (0, its witness), inconsistent (1) or unknown (2)."""
+    from referee.hidden.judge import judge_view, render_judgement, write_witness
+
+    limits = Limits(seconds=args.timeout) if args.timeout is not None else Limits()
+    judgement = judge_view(spec, path, choice, limits)
+    if args.witness is not None and judgement.witness is not None:
+        write_witness(args.witness, judgement.witness)
+    _emit(args, judgement.as_json(), render_judgement(judgement, args.witness))
+    return {"consistent": EXIT_OK, "inconsistent": EXIT_ILLEGAL}.get(
+        judgement.status, EXIT_BAD_INPUT
+    )
 
 
 def _checked(results: list[Result], skipped: list[Skipped]) -> dict[str, Any]:

@@ -80,8 +80,7 @@ def open_referee(spec: Spec, path: Source, choice: Choice) -> Referee:
                     record.doc.span(("view",)),
                     f"this is a view record (view: {record.view}): it does not name every block"
                     " and card, and the referee judges complete records only",
-                    "judging a view (consistent or not) is issue 31.3, not done yet: see"
-                    " docs/hidden.md",
+                    "referee check judges a view record (consistent or not): see docs/hidden.md",
                 )
             ],
             {record.doc.file: record.doc.text},

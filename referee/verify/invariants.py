@@ -99,10 +99,13 @@ class InvariantProver(Counterexamples):
                 return tr.expr(body.body, env)
             return tr.expr(body, {})
 
-    def quiescent(self, tr: StepTranslator, at: dict[str, Any] | None = None) -> None:
+    def quiescent(
+        self, tr: StepTranslator, at: dict[str, Any] | None = None, lazy: bool = False
+    ) -> None:
         """Assume no standing rule is due, at each combination of its parameters' values (a
         big enumeration only at the invariant's own constants of its type: assuming less),
-        each behind an indicator of its own (see StepTranslator.track)."""
+        each behind an indicator of its own (see StepTranslator.track); ``lazy``, as facts
+        asked of a counterexample only (see solve)."""
         at = at or {}
         for w in self.sym.standing:
             domains = []
@@ -122,7 +125,16 @@ class InvariantProver(Counterexamples):
                             raise Untranslatable(f"{w.clause}/{w.name}: {err}") from err
                         tr.missed.add(f"{w.clause}/{w.name}: {err}")
                         break
-                tr.track(cond, "", read, used)
+                if lazy:
+                    tr.facts.append(cond)
+                else:
+                    tr.track(cond, "", read, used)
+
+    @staticmethod
+    def event_values(env: dict[str, Any]) -> dict[str, Any]:
+        """The terms an event's arguments hold (through lists and records), by position: where
+        the standing rules are assumed not due before it."""
+        return {f"@{i}": x for i, x in enumerate(scalars(list(env.values())))}
 
     def frame_of(self, tr: StepTranslator, proc: ast.Procedure | None, initial: bool) -> None:
         tr.frame, tr.frame_types = {}, {}
@@ -441,6 +453,11 @@ class InvariantProver(Counterexamples):
                     tr.stmt(ast.CheckStmt(ref, None), env)
             if t.allow is not None:
                 self.at_rest(tr, t)
+                if effect and not start:
+                    # the position before an event is at rest: no standing rule is due at
+                    # the values the event names, asked of a counterexample only (one the
+                    # referee would settle first is none a game reaches)
+                    self.quiescent(tr, self.event_values(env), lazy=True)
             if t.guard is not None:
                 tr.assumptions.append(tr.expr(t.guard, {}))
             tr.run(t.body, env)
