@@ -193,6 +193,11 @@ def _replay(
     if ref.interp.told:
         verdict.outcomes.append(_outcome(ref, None, 0, TOLD_IN_ALL))
         kept += len(verdict.outcomes[-1]["outcome"])
+    unreachable = ref.unreachable()
+    if unreachable is not None:  # no event is judged from a position no game reaches
+        verdict.legal, verdict.violations = False, [unreachable]
+        verdict.relied = unreachable.relied
+        return verdict
     relied: set[str] = set()
     expected = expectations(ref, record) if expect else {}
     for ev in record.events:
@@ -301,8 +306,11 @@ def render(verdict: Verdict) -> str:
         for v in verdict.violations:
             what = "misses an expectation" if v.kind == "expectation" else "is illegal"
             what += " (as the record expects)" if v.as_expected else ""
+            which = f"event {v.index} ({v.action}) {what}"
+            if v.kind == "position":
+                which = "the starting position cannot arise"
             out.append(
-                f"{verdict.file}:{v.line}:{v.column}: event {v.index} ({v.action}) {what}:"
+                f"{verdict.file}:{v.line}:{v.column}: {which}:"
                 f" {v.cites or _no_clause(v)}" + (f" ({v.title})" if v.title else "")
             )
             out.append(f"  {v.message}")
