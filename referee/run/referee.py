@@ -18,12 +18,12 @@ from referee.parse import ast
 from referee.records.expect import (
     ILLEGAL,
     Expectation,
+    FalseCase,
     KeyFailed,
     bare_enum_values,
     check_expectations,
-    frame_values,
-    FalseCase,
     false_cases,
+    frame_values,
     refused,
     why_false,
 )
