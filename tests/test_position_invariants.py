@@ -156,7 +156,8 @@ def test_the_invariants_that_judge_a_position() -> None:
     """Those that read state and no procedure's variables: 7.2's one muster a turn (a count
     of the movement phase) is not among them; Fierce Battle declares none."""
     cites = [
-        f"{p.clause}/{p.name}" for p in position_invariants(load_spec(SPEC_ROOT / "sekigahara").sym)
+        f"{p.clause}/{p.name}"
+        for p, _ in position_invariants(load_spec(SPEC_ROOT / "sekigahara").sym)
     ]
     assert cites == [
         "2.1/nothing-after-instant-win",

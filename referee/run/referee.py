@@ -113,7 +113,10 @@ class Referee:
         record from the set-up, or a position no invariant refuses."""
         if self.record.position is None:
             return None
-        for p in position_invariants(self.sym):
+        given = {name for name, _ in self.given}
+        for p, state in position_invariants(self.sym):
+            if not state & given:
+                continue  # every instance reads a cell left out: none is refused
             self.interp.relied = set()
             self.interp._rely(p)
             try:
@@ -570,15 +573,28 @@ class Referee:
         return text
 
 
-def position_invariants(sym: Symbols) -> list[ast.Property]:
+def position_invariants(sym: Symbols) -> list[tuple[ast.Property, frozenset[str]]]:
     """The step invariants (`property ... invariant`, neither `after` nor `allows` an action)
     that read game state and nothing of a procedure's: what holds of every position at rest,
-    whichever procedure is running."""
+    whichever procedure is running; each with the state it reads. Worked out once for each
+    set of rules (each overlay set's symbols), the last few kept."""
+    kept = _POSITION_INVARIANTS.get(id(sym))
+    if kept is not None and kept[0] is sym:
+        return kept[1]
     out = []
     for d in sym.labels.values():
         if not isinstance(d, ast.Property) or not d.invariant or d.after or d.allows:
             continue
         state = {n for n in reads(d.body, sym) if n not in sym.types}  # an enum's values
         if state and all(isinstance(sym.values.get(n), ast.StateDecl) for n in state):
-            out.append(d)
+            out.append((d, frozenset(state)))
+    if len(_POSITION_INVARIANTS) >= MAX_KEPT_RULES:
+        _POSITION_INVARIANTS.clear()
+    _POSITION_INVARIANTS[id(sym)] = (sym, out)
     return out
+
+
+# position_invariants, by the symbols' identity (each entry keeps its symbols, so that the
+# identity is not reused while it lasts)
+_POSITION_INVARIANTS: dict[int, tuple[Symbols, list[tuple[ast.Property, frozenset[str]]]]] = {}
+MAX_KEPT_RULES = 32
