@@ -62,21 +62,11 @@ def test_another_sides_block_in_a_stack_is_refused(
     assert v["overlays"] and v["printing"] == "gmt-later"
 
 
-def test_the_text_names_the_position_and_the_clause(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    path = tmp_path / "cards.yaml"
-    path.write_text(
-        "game: sekigahara\nposition:\n  procedure: movement_phase\n  args: {active: tokugawa}\n"
-        "  state:\n    hand: {tokugawa: [tokugawa-loyalty]}\n"
-        "    draw_pile: {tokugawa: [tokugawa-loyalty, tokugawa-loyalty, tokugawa-loyalty,"
-        " tokugawa-loyalty]}\n"
-        "    discards: {tokugawa: []}\n    played: {tokugawa: []}\n"
-        "events:\n  - movement: {by: tokugawa, choice: no_movement}\n"
-    )
+def test_the_text_names_the_position_and_the_clause(capsys: pytest.CaptureFixture[str]) -> None:
+    path = EXAMPLES / "illegal" / "position-a-fifth-loyalty-challenge.yaml"
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == f"{path}:3:3: the starting position cannot arise: 3.3/cards-conserved (Cards)"
+    assert out[0] == f"{path}:5:3: the starting position cannot arise: 3.3/cards-conserved (Cards)"
     assert out[1] == (
         "  a side's cards are only ever moved between its hand, draw pile, discards and play:"
         " none is lost, added or taken from the other deck"
