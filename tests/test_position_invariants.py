@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from referee.cli import main
 from referee.compile.spec import SPEC_ROOT, load_spec
@@ -66,7 +67,10 @@ def test_the_text_names_the_position_and_the_clause(capsys: pytest.CaptureFixtur
     path = EXAMPLES / "illegal" / "position-a-fifth-loyalty-challenge.yaml"
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == f"{path}:5:3: the starting position cannot arise: 3.3/cards-conserved (Cards)"
+    assert out[0] == (
+        f"{path}:5:3: the starting position cannot arise (as the record expects):"
+        " 3.3/cards-conserved (Cards)"
+    )
     assert out[1] == (
         "  a side's cards are only ever moved between its hand, draw pile, discards and play:"
         " none is lost, added or taken from the other deck"
@@ -178,3 +182,20 @@ def test_example_positions_are_judged_as_before(
     capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
     assert main(["check", "-q", str(EXAMPLES / name)]) == 0
+
+
+def test_a_refusal_the_record_expects_otherwise_is_a_miss(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = yaml.safe_load(
+        (EXAMPLES / "illegal" / "position-a-fifth-loyalty-challenge.yaml").read_text()
+    )
+    record["events"][0]["expect"] = {"illegal": "4.3"}
+    code, v = judge(tmp_path, capsys, record)
+    assert code == 1
+    position, miss = v["violations"]
+    assert position["kind"] == "position" and not position["as_expected"]
+    assert miss["kind"] == "expectation" and miss["index"] == 1
+    assert miss["message"] == (
+        "expected the event to be refused citing 4.3; it is refused citing 3.3/cards-conserved"
+    )

@@ -494,7 +494,7 @@ class Referee:
     ) -> list[Violation]:
         """An event the record expects refused: its violations, marked as expected when
         they cite what the record says, and a miss when they do not (or there are none)."""
-        ok, miss = refused(expected, [v.cites for v in violations if v.kind == "rule"])
+        ok, miss = refused(expected, [v.cites for v in violations if v.kind != "expectation"])
         if ok:
             for v in violations:
                 v.as_expected = True
