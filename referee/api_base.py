@@ -218,7 +218,7 @@ class Violation:
     message: str  # the condition's message, with its values
     numbers: tuple[str, ...]  # the decisive values and calls, each with its clause
     relied_on: tuple[str, ...]  # the overlays the verdict relied on
-    kind: str  # "rule", or "expectation" (a value the record expects after the event)
+    kind: str  # "rule", "expectation" (a value the record expects), "position" (event 0)
     as_expected: bool  # the record itself expects this refusal (``expect: {illegal: ...}``)
     alternatives: tuple[str, ...]  # what the actor could legally have done instead
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -341,15 +342,9 @@ def check_expectations(
             value = plain(interp.eval(x.expr, dict(env)))
             if _same(value, x.expected):
                 continue
-            case = _falsifier(interp, x.expr, env) if value is False else None
-            if case is None:
-                numbers = _numbers(interp, x.expr, env)
-            else:  # a forall: the numbers of the first case it fails at
-                assert isinstance(x.expr, ast.Quant)
-                said = ", ".join(f"{k} = {brief(v)}" for k, v in case.items())
-                numbers = [f"it fails for {said}"]
-                numbers += _state_read(interp, x.expr.body, {**env, **case})
-                numbers += _numbers(interp, x.expr.body, {**env, **case})
+            numbers = (
+                why_false(interp, x.expr, env) if value is False else _numbers(interp, x.expr, env)
+            )
             setter = _set_by(interp, x.expr, env)
         except (RefereeError, *RULES_FAILURES) as err:
             raise KeyFailed(x, err) from None
@@ -404,23 +399,70 @@ class _Capped(list[TraceEntry]):
         super().append(entry)
 
 
-def _falsifier(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> dict[str, Any] | None:
-    """For a `forall` that is false, the first values of its variables its body is false at
-    (None for any other expression)."""
-    if not (isinstance(e, ast.Quant) and e.kind == "forall"):
-        return None
+@dataclass
+class FalseCase:
+    """One instance at which a condition is false: the part of it that is false, the values
+    of the `forall` variables around that part, and each variable's domain with the values
+    it was evaluated at."""
 
-    def first(binders: list[ast.Binder], bound: dict[str, Any]) -> dict[str, Any] | None:
+    expr: ast.Expr
+    case: dict[str, Any]
+    ranges: list[tuple[ast.Expr, dict[str, Any]]]
+
+
+def false_cases(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> Iterator[FalseCase]:
+    """Each instance at which a false condition is false, in order: through its conjuncts
+    (`and`) to each false one, through a `forall` to each value of its variables its body is
+    false at, down to the parts that are false."""
+
+    def walk(
+        e: ast.Expr, case: dict[str, Any], ranges: list[tuple[ast.Expr, dict[str, Any]]]
+    ) -> Iterator[FalseCase]:
+        here = {**env, **case}
+        if isinstance(e, ast.BinOp) and e.op == "and":
+            for part in (e.left, e.right):
+                if not interp.eval(part, dict(here)):
+                    yield from walk(part, case, ranges)
+        elif isinstance(e, ast.Quant) and e.kind == "forall":
+            yield from each(e, list(e.binders), case, ranges)
+        else:
+            yield FalseCase(e, case, ranges)
+
+    def each(
+        q: ast.Quant,
+        binders: list[ast.Binder],
+        case: dict[str, Any],
+        ranges: list[tuple[ast.Expr, dict[str, Any]]],
+    ) -> Iterator[FalseCase]:
+        here = {**env, **case}
         if not binders:
-            return None if interp.eval(e.body, {**env, **bound}) else bound
+            if not interp.eval(q.body, dict(here)):
+                yield from walk(q.body, case, ranges)
+            return
         b = binders[0]
-        for x in interp.eval(b.domain, {**env, **bound}):
-            found = first(binders[1:], {**bound, b.name: x})
-            if found is not None:
-                return found
-        return None
+        for x in interp.eval(b.domain, dict(here)):
+            yield from each(q, binders[1:], {**case, b.name: x}, [*ranges, (b.domain, here)])
 
-    return first(list(e.binders), {})
+    return walk(e, {}, [])
+
+
+def why_false(
+    interp: Interpreter, e: ast.Expr, env: dict[str, Any], found: FalseCase | None = None
+) -> list[str]:
+    """The numbers that make a false condition false, at ``found`` (else the first instance
+    it is false at, see false_cases): the values of the variables around the part that is
+    false (said first), the state they range over and that part reads, and the calls that
+    compute it."""
+    f = found if found is not None else next(false_cases(interp, e, env), None)
+    if f is None:
+        return _numbers(interp, e, env)
+    here = {**env, **f.case}
+    if not f.case:
+        return _numbers(interp, f.expr, here)
+    said = ", ".join(f"{k} = {brief(v)}" for k, v in f.case.items())
+    read = [r for d, at in f.ranges for r in _state_read(interp, d, at)]
+    read += _state_read(interp, f.expr, here)
+    return [f"it fails for {said}", *dict.fromkeys(read), *_numbers(interp, f.expr, here)]
 
 
 def _state_read(interp: Interpreter, e: ast.Expr, env: dict[str, Any]) -> list[str]:

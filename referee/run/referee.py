@@ -8,6 +8,7 @@ from itertools import product
 from math import prod
 from typing import Any
 
+from referee.compile.builtins import args_key
 from referee.compile.execute import StandingLoop
 from referee.compile.interp import RULES_FAILURES, CheckFailed, failure
 from referee.compile.shown import brief, listed, show
@@ -17,16 +18,20 @@ from referee.parse import ast
 from referee.records.expect import (
     ILLEGAL,
     Expectation,
+    FalseCase,
     KeyFailed,
     bare_enum_values,
     check_expectations,
+    false_cases,
     frame_values,
     refused,
+    why_false,
 )
 from referee.records.record import Event, Record
 from referee.records.values import Converter
 from referee.resolve.overlays import Choice, in_force
 from referee.resolve.reads import floors, reads
+from referee.resolve.symbols import Symbols
 from referee.run.machine import Frame, Machine, NotAllowed, Stuck
 from referee.run.verdict import LISTED, MAX_LINE, Violation
 from referee.text import shown
@@ -60,6 +65,7 @@ class Referee:
         self.defaulted_vars: list[str] = []  # the position's procedure vars it does not give
         self.counts: dict[tuple[str, str], int] | None = None  # floors, when a position needs them
         self.notes: list[str] = []  # what the reader of the verdict should know of the start
+        self.given: set[tuple[str, Any]] = set()  # the state cells the position gives
 
     def release(self) -> None:
         """Done with this record: its interpreter may serve another."""
@@ -95,6 +101,64 @@ class Referee:
                 f"the rules refuse where the record starts: {err.req.clause}/{err.req.name}:"
                 f" {err.message}",
             ) from None
+
+    def unreachable(self) -> Violation | None:
+        """The record's starting position, where the rules have settled it, judged against
+        the spec's step invariants that read the position alone (position_invariants):
+        `referee prove` shows each holds wherever an event may be played. A position is
+        refused where one fails at values whose every state cell read is one the position
+        gives: a cell it leaves out holds its starting value, a shorthand, not a claim (a
+        hand given with the draw pile left out is no position of two decks). The first such
+        failure, as a violation of the position (event 0, kind "position"); None for a
+        record from the set-up, or a position no invariant refuses."""
+        if self.record.position is None:
+            return None
+        given = {name for name, _ in self.given}
+        for p, state in position_invariants(self.sym):
+            if not state & given:
+                continue  # every instance reads a cell left out: none is refused
+            self.interp.relied = set()
+            self.interp._rely(p)
+            try:
+                if self.interp.eval(p.body, {}):
+                    continue
+                found = next(
+                    (f for f in false_cases(self.interp, p.body, {}) if self._stated(f)), None
+                )
+                if found is None:
+                    continue
+                numbers = why_false(self.interp, p.body, {}, found)
+            except (RefereeError, *RULES_FAILURES) as err:
+                raise self._rules_failed(err, ("position",), f"{p.clause}/{p.name}") from None
+            span = self.record.doc.span(("position",))
+            c = self.sym.clauses.get(p.clause)
+            return Violation(
+                0,
+                "",
+                span.line,
+                span.column,
+                p.clause,
+                p.name,
+                c.title if c else "",
+                p.text,
+                numbers,
+                sorted(self.interp.relied),
+                kind="position",
+            )
+        return None
+
+    def _stated(self, f: FalseCase) -> bool:
+        """Whether every state cell a false instance reads (its variables' domains too) is
+        one the position gives: then it is false whatever the cells left out hold."""
+        reading: tuple[set[Any], set[str]] = (set(), set())
+        self.interp._reading.append(reading)
+        try:
+            for domain, env in f.ranges:
+                self.interp.eval(domain, dict(env))
+            self.interp.eval(f.expr, {**f.case})
+        finally:
+            self.interp._reading.pop()
+        return reading[0] <= self.given
 
     def _rules_failed(
         self, err: BaseException, path: tuple[str | int, ...], what: str
@@ -310,6 +374,7 @@ class Referee:
             converted = self.convert.convert(value, d.type, path)
             self._not_below_start(("", d.name), converted, path)
             self.interp.write_state(d, keys, converted)
+            self.given.add((d.name, args_key(keys) if d.params else None))
             return
         if not isinstance(value, dict):
             raise self._bad(path, f"expected a mapping by {params[0].name}")
@@ -429,7 +494,7 @@ class Referee:
     ) -> list[Violation]:
         """An event the record expects refused: its violations, marked as expected when
         they cite what the record says, and a miss when they do not (or there are none)."""
-        ok, miss = refused(expected, [v.cites for v in violations if v.kind == "rule"])
+        ok, miss = refused(expected, [v.cites for v in violations if v.kind != "expectation"])
         if ok:
             for v in violations:
                 v.as_expected = True
@@ -506,3 +571,30 @@ class Referee:
             waiting = f"next: {top.proc.title.lower()}, step {top.step.name}"
             text = f"{text}; {waiting}" if text else waiting
         return text
+
+
+def position_invariants(sym: Symbols) -> list[tuple[ast.Property, frozenset[str]]]:
+    """The step invariants (`property ... invariant`, neither `after` nor `allows` an action)
+    that read game state and nothing of a procedure's: what holds of every position at rest,
+    whichever procedure is running; each with the state it reads. Worked out once for each
+    set of rules (each overlay set's symbols), the last few kept."""
+    kept = _POSITION_INVARIANTS.get(id(sym))
+    if kept is not None and kept[0] is sym:
+        return kept[1]
+    out = []
+    for d in sym.labels.values():
+        if not isinstance(d, ast.Property) or not d.invariant or d.after or d.allows:
+            continue
+        state = {n for n in reads(d.body, sym) if n not in sym.types}  # an enum's values
+        if state and all(isinstance(sym.values.get(n), ast.StateDecl) for n in state):
+            out.append((d, frozenset(state)))
+    if len(_POSITION_INVARIANTS) >= MAX_KEPT_RULES:
+        _POSITION_INVARIANTS.clear()
+    _POSITION_INVARIANTS[id(sym)] = (sym, out)
+    return out
+
+
+# position_invariants, by the symbols' identity (each entry keeps its symbols, so that the
+# identity is not reused while it lasts)
+_POSITION_INVARIANTS: dict[int, tuple[Symbols, list[tuple[ast.Property, frozenset[str]]]]] = {}
+MAX_KEPT_RULES = 32

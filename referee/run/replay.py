@@ -195,6 +195,15 @@ def _replay(
         kept += len(verdict.outcomes[-1]["outcome"])
     relied: set[str] = set()
     expected = expectations(ref, record) if expect else {}
+    unreachable = ref.unreachable()
+    if unreachable is not None:  # no event is judged from a position no game reaches
+        verdict.legal, verdict.violations = False, [unreachable]
+        first = record.events[0] if record.events else None
+        if first is not None and any(x.key == ILLEGAL for x in expected.get(first.index, [])):
+            # the record states the refusal it expects, beside its first event
+            verdict.violations = ref.refusal(first, expected[first.index], [unreachable])
+        verdict.relied = unreachable.relied
+        return verdict
     for ev in record.events:
         before = "" if keep_going else ref.summary()
         fired, told = len(ref.interp.fired), len(ref.interp.told)
@@ -301,8 +310,12 @@ def render(verdict: Verdict) -> str:
         for v in verdict.violations:
             what = "misses an expectation" if v.kind == "expectation" else "is illegal"
             what += " (as the record expects)" if v.as_expected else ""
+            which = f"event {v.index} ({v.action}) {what}"
+            if v.kind == "position":
+                which = "the starting position cannot arise"
+                which += " (as the record expects)" if v.as_expected else ""
             out.append(
-                f"{verdict.file}:{v.line}:{v.column}: event {v.index} ({v.action}) {what}:"
+                f"{verdict.file}:{v.line}:{v.column}: {which}:"
                 f" {v.cites or _no_clause(v)}" + (f" ({v.title})" if v.title else "")
             )
             out.append(f"  {v.message}")
