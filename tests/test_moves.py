@@ -402,7 +402,9 @@ def test_fierce_battle_fire_and_melee_are_listed_with_their_retreats(at: int, ac
     retreats = [
         x
         for x in found.listed
-        if x.args.get("retreat") or x.args.get("defender_retreat") or x.args.get("attacker_retreats")
+        if x.args.get("retreat")
+        or x.args.get("defender_retreat")
+        or x.args.get("attacker_retreats")
     ]
     assert retreats and any(t.startswith("11-1/retreated: ") for x in retreats for t in x.told)
     for x in [found.listed[0], retreats[0], found.listed[-1]]:
