@@ -114,6 +114,7 @@ def test_the_readings_cover_every_chapter() -> None:
         "r8-ch7",
         "r8-ch8",
         "r8-ch9",
+        "r9-changed",
         "fb-a",
         "fb-b",
         "fb-c",
