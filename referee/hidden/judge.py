@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from referee.compile.spec import Spec
-from referee.errors import RefereeError
+from referee.data.write import write_file
+from referee.errors import Problem, RefereeError
 from referee.hidden.counts import count_failure
 from referee.hidden.holes import (
     Hole,
@@ -31,13 +32,14 @@ from referee.hidden.search import Failure, Limits, Outcome, Search, item_key
 from referee.parse import ast
 from referee.records.notation_read import is_notation_source, notation_document
 from referee.records.record import Event, Record, Source, load_record
-from referee.records.views import MARK
+from referee.records.views import MARK, PUBLIC
 from referee.resolve.hidden import leaf_type
 from referee.resolve.overlays import Choice
 from referee.resolve.symbols import Symbols
 from referee.run.play import as_yaml
 from referee.run.referee import Referee
 from referee.run.verdict import Violation
+from referee.text import shown
 
 FACT_CANDIDATES = 60  # candidates of an event judged to find what every witness agrees on
 POSITIONS = 50  # assignments of a position's holes tried, at most
@@ -131,6 +133,8 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
     record = load_record(path, spec.game_dir.parent / "schema", read)
     limits = limits or Limits()
     sym = spec.sym
+    merged = _choice(spec, record, choice)
+    _check_view_name(spec, record, merged)
     holes: dict[int, list[Hole]] = {}
     for ev in record.events:
         hs = holes_of_event(sym, ev)
@@ -139,7 +143,6 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
     at_start = holes_of_position(sym, record)
     count = sum(len(h) for h in holes.values()) + len(at_start)
     later = _later(sym, record)
-    merged = _choice(spec, record, choice)
     judgement = Judgement(record.doc.file, record.view, "unknown", count)
     owners = _owners(spec, record, merged)
     over, judgement.lacking = count_failure(
@@ -168,10 +171,16 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
         }
         try:
             ref.start()
-            search = Search(spec, ref, record.events, holes, later, limits)
-            for cell in _hole_cells(ref, at_start):  # what the position's holes fill
-                search.taint[cell] = frozenset({0})
-            outcome = search.run()
+            unreachable = ref.unreachable()  # a position no game reaches: no event judged
+            if unreachable is not None:
+                depends = {0} if at_start else set()
+                outcome = Outcome(False, failure=Failure(0, [unreachable], depends, 1))
+                outcome.visible = not at_start
+            else:
+                search = Search(spec, ref, record.events, holes, later, limits)
+                for cell in _hole_cells(ref, at_start):  # what the position's holes fill
+                    search.taint[cell] = frozenset({0})
+                outcome = search.run()
         finally:
             ref.release()
         judgement.judged += outcome.judged
@@ -227,17 +236,45 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
         ]
         if exhaustive and every:  # every assignment of the position: what each broke
             f = Failure(f.index, [v for x in every for v in x.violations], f.depends, f.tried)
-        ev = record.events[f.index - 1]
+        at = record.events[f.index - 1].path[:2] if f.index else ("position",)
         judgement.failure = {
             "index": f.index,
-            "action": ev.action,
-            "line": record.doc.span(ev.path[:2]).line,
+            "action": record.events[f.index - 1].action if f.index else "position",
+            "line": record.doc.span(at).line,
             "tried": f.tried,
             "visible": outcome.visible,
             "depends_on": sorted(f.depends),
             "violations": _distinct([_violation_json(v) for v in f.violations]),
         }
     return judgement
+
+
+def _check_view_name(spec: Spec, record: Record, choice: Choice) -> None:
+    """Refuse, at the record's `view:`, a view no side has, or any view of a game whose spec
+    declares nothing hidden (every record of it is complete), as `referee hide` does."""
+    where = record.doc.span(("view",))
+    if spec.sym.hidden is None:
+        raise RefereeError(
+            [
+                Problem(
+                    where,
+                    "this game's spec declares nothing hidden: every record of it is complete",
+                    "leave `view:` out and write every value the record names",
+                )
+            ],
+            {record.doc.file: record.doc.text},
+        )
+    ref = Referee(spec, record, choice)
+    try:
+        players = ref.interp.enum_values(ref.sym.players) if ref.sym.players else []
+    finally:
+        ref.release()
+    views = [PUBLIC, *(str(p) for p in players)]
+    if record.view not in views:
+        problem = Problem(
+            where, f"view: no such view '{shown(record.view)}'", f"views: {', '.join(views)}"
+        )
+        raise RefereeError([problem], {record.doc.file: record.doc.text})
 
 
 def _owners(spec: Spec, record: Record, choice: Choice) -> dict[tuple[str, str], str]:
@@ -594,9 +631,11 @@ def is_view_record(spec: Spec, path: Source) -> bool:
 
 
 def write_witness(path: Path, witness: dict[str, Any]) -> None:
-    """A witness written as a record file (YAML; JSON for a .json name)."""
+    """A witness written as a record file (YAML; JSON for a .json name): a regular file,
+    made or truncated; anything else there (a folder, a FIFO, a device) refused, never
+    waited on (RefereeError)."""
     text = json.dumps(witness, indent=1) + "\n" if path.suffix == ".json" else as_yaml(witness)
-    path.write_text(text, encoding="utf-8")
+    write_file(path, text)
 
 
 def witness_brief(j: Judgement, most: int = 12) -> list[str]:
@@ -627,7 +666,10 @@ def render_judgement(j: Judgement, witness: Path | None = None) -> str:
                     f" ({scope})"
                 )
         if witness is not None:
-            out.append(f"  the witness, a complete record `referee check` judges legal: {witness}")
+            out.append(
+                "  the witness, a complete record `referee check` judges legal:"
+                f" {shown(str(witness))}"
+            )
         else:
             out.append("  a witness, in brief (--witness FILE writes it whole):")
             out += [f"    {line}" for line in witness_brief(j)]
@@ -641,10 +683,12 @@ def render_judgement(j: Judgement, witness: Path | None = None) -> str:
                 if fail["visible"]
                 else f"under every assignment tried ({fail['tried']} candidate(s) of it)"
             )
-            out.append(
-                f"{j.file}:{fail['line']}: event {fail['index']} ({fail['action']}) is illegal"
-                f" {how}:"
+            what = (
+                f"event {fail['index']} ({fail['action']}) is illegal"
+                if fail["index"]
+                else "the starting position cannot arise"
             )
+            out.append(f"{j.file}:{fail['line']}: {what} {how}:")
             for v in fail["violations"]:
                 out.append(f"  {v['cites']}" + (f" ({v['title']})" if v["title"] else ""))
                 out.append(f"    {v['message']}")
