@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from referee.cli import main
 from tests.referee_helpers import EXAMPLES
@@ -193,3 +192,88 @@ def test_a_hidden_position_is_never_consistent_with_a_witness_check_refuses(
     assert code == 2 and out["result"]["status"] == "unknown"  # a bound: not yet proved
     assert out["result"]["failure"]["violations"][0]["cites"] == "3.3/cards-conserved"
     assert not witness.exists()
+
+
+# ------------------------------------------------------------------ marks and counts
+
+A_POSITION = """game: sekigahara
+view: public
+position:
+  procedure: movement_phase
+  args: {active: tokugawa}
+  step: moving
+  vars: {level: limited}
+  state:
+"""
+A_STACK = "    units_at:\n      Kiyosu:\n        tokugawa: ['?']\nevents:\n"
+
+
+@pytest.mark.parametrize(
+    ("event", "column"),
+    [
+        ("- move: {by: '?', from: Kiyosu, groups: [{blocks: ['?'], path: [Kiyosu, Kuwana]}]}", 14),
+        (
+            "- move: {by: tokugawa, from: '?', groups: [{blocks: ['?'], path: [Kiyosu, Kuwana]}]}",
+            30,
+        ),
+        (
+            "- move: {by: tokugawa, from: Kiyosu, groups: [{blocks: ['?'], path: [Kiyosu, '?']}]}",
+            78,
+        ),
+    ],
+    ids=["actor", "from", "path"],
+)
+def test_a_mark_where_every_view_sees_the_value_is_bad_input(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, event: str, column: int
+) -> None:
+    """A mark as the actor was judged inconsistent citing no clause ("the rules fail
+    here"); as a location or a step of a path it was searched for like a block and judged
+    consistent. Only what the spec keeps secret (a face, a card) may be written unseen."""
+    record = tmp_path / "odd.yaml"
+    record.write_text(A_POSITION + A_STACK + event + "\n")
+    code, _, err = run(capsys, "check", str(record))
+    assert code == 2
+    assert err.startswith(
+        f"{record}:13:{column}: '?' where every view sees the value: only what the spec keeps"
+        " secret (face, card) may be written unseen"
+    )
+
+
+def test_a_mark_in_a_positions_cell_no_view_hides_is_bad_input(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = tmp_path / "owner.yaml"
+    record.write_text(
+        A_POSITION + A_STACK.replace("events:\n", "    castle_owner: {Osaka: '?'}\nevents: []\n")
+    )
+    code, _, err = run(capsys, "check", str(record))
+    assert code == 2 and f"{record}:12:27: '?' where every view sees the value" in err
+
+
+@pytest.mark.parametrize("count", [1_000_000, 10**20])
+def test_a_hidden_hand_above_the_decks_is_inconsistent_at_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, count: int
+) -> None:
+    """A position's hand of a million cards was consistent, its witness a million cards
+    long, printed whole on one line (13 MB); one of 10**20 ran to the 50 s limit. The
+    components' counts bound a position's counts as they bound an event's."""
+    record = tmp_path / "hand.yaml"
+    record.write_text(A_POSITION + f"    hand: {{tokugawa: {count}}}\nevents: []\n")
+    code, out = as_json(capsys, "check", str(record))
+    assert code == 1 and out["result"]["status"] == "inconsistent"
+    failure = out["result"]["failure"]
+    assert (failure["index"], failure["action"], failure["visible"]) == (0, "position", True)
+    (v,) = failure["violations"]
+    assert v["cites"] == "components" and v["clause"] == "3.3"
+    assert v["numbers"] == [f"card = {count}", "the components' card = 110"]
+    assert out["result"]["printing"] == "gmt-later" and out["result"]["overlays"]
+
+
+def test_a_witness_in_brief_is_bounded(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A witness's values in brief, 12 a hole at most, and how many more."""
+    record = tmp_path / "hand.yaml"
+    record.write_text(A_POSITION + "    hand: {tokugawa: 40}\nevents: []\n")
+    code, out, _ = run(capsys, "check", str(record))
+    assert code == 0
+    (line,) = [ln for ln in out.splitlines() if "position.state.hand.tokugawa = " in ln]
+    assert line.endswith(", ... and 28 more") and line.count(",") == 12

@@ -10,6 +10,7 @@ import itertools
 import json
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -134,19 +135,22 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
     limits = limits or Limits()
     sym = spec.sym
     merged = _choice(spec, record, choice)
-    _check_view_name(spec, record, merged)
+    in_force = _check_view_name(spec, record, merged)
     holes: dict[int, list[Hole]] = {}
     for ev in record.events:
         hs = holes_of_event(sym, ev)
         if hs:
             holes[ev.index] = hs
     at_start = holes_of_position(sym, record)
+    _refuse_stray_marks(spec, record, holes, at_start)
     count = sum(len(h) for h in holes.values()) + len(at_start)
     later = _later(sym, record)
     judgement = Judgement(record.doc.file, record.view, "unknown", count)
+    judgement.printing, judgement.overlays, judgement.kinds = in_force
     owners = _owners(spec, record, merged)
+    counted = {0: at_start, **holes} if at_start else holes
     over, judgement.lacking = count_failure(
-        spec, record, holes, lambda rule, t, v: owners.get((rule, v))
+        spec, record, counted, lambda rule, t, v: owners.get((rule, v))
     )
     if over is not None:  # more marks than the components hold: no assignment at all
         judgement.status = "inconsistent"
@@ -249,9 +253,59 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
     return judgement
 
 
-def _check_view_name(spec: Spec, record: Record, choice: Choice) -> None:
+def _marks(value: Any, path: tuple[str | int, ...]) -> Iterator[tuple[str | int, ...]]:
+    """The path of each mark below ``value``."""
+    if value == MARK:
+        yield path
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _marks(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _marks(v, path + (i,))
+
+
+def _refuse_stray_marks(
+    spec: Spec, record: Record, holes: dict[int, list[Hole]], at_start: list[Hole]
+) -> None:
+    """A mark is a value of a type the spec's `hidden` declaration keeps secret (a block's
+    face, a card); one anywhere else (an actor, a location, a path) is no view's record of
+    what it saw: refused where it stands (bad input), never searched for."""
+    secret = spec.sym.hidden.secret if spec.sym.hidden is not None else {}
+
+    def covered(path: tuple[str | int, ...], hs: list[Hole]) -> bool:
+        return any(
+            h.type in secret and (h.path == path or (not h.single and path[:-1] == h.path))
+            for h in hs
+        )
+
+    stray: list[tuple[str | int, ...]] = [
+        ev.path + p
+        for ev in record.events
+        for p in _marks(ev.args, ())
+        if not covered(p, holes.get(ev.index, []))
+    ]
+    state = record.position.get("state") if isinstance(record.position, dict) else None
+    stray += [p for p in _marks(state, ("position", "state")) if not covered(p, at_start)]
+    if stray:
+        kinds = ", ".join(secret)
+        problems = [
+            Problem(
+                record.doc.span(p),
+                f"'{MARK}' where every view sees the value: only what the spec keeps secret"
+                f" ({kinds}) may be written unseen",
+            )
+            for p in stray[:20]
+        ]
+        raise RefereeError(problems, {record.doc.file: record.doc.text})
+
+
+def _check_view_name(
+    spec: Spec, record: Record, choice: Choice
+) -> tuple[str, list[str], dict[str, str]]:
     """Refuse, at the record's `view:`, a view no side has, or any view of a game whose spec
-    declares nothing hidden (every record of it is complete), as `referee hide` does."""
+    declares nothing hidden (every record of it is complete), as `referee hide` does. The
+    printing, the overlays in force and each one's kind."""
     where = record.doc.span(("view",))
     if spec.sym.hidden is None:
         raise RefereeError(
@@ -267,6 +321,9 @@ def _check_view_name(spec: Spec, record: Record, choice: Choice) -> None:
     ref = Referee(spec, record, choice)
     try:
         players = ref.interp.enum_values(ref.sym.players) if ref.sym.players else []
+        overlays = list(ref.overlays)
+        kinds = {o: ref.sym.overlays[o].kind for o in overlays if o in ref.sym.overlays}
+        in_force = (ref.printing, overlays, kinds)
     finally:
         ref.release()
     views = [PUBLIC, *(str(p) for p in players)]
@@ -275,6 +332,7 @@ def _check_view_name(spec: Spec, record: Record, choice: Choice) -> None:
             where, f"view: no such view '{shown(record.view)}'", f"views: {', '.join(views)}"
         )
         raise RefereeError([problem], {record.doc.file: record.doc.text})
+    return in_force
 
 
 def _owners(spec: Spec, record: Record, choice: Choice) -> dict[tuple[str, str], str]:
@@ -642,7 +700,8 @@ def witness_brief(j: Judgement, most: int = 12) -> list[str]:
     """The witness's hidden values, a line each (the first ``most``)."""
     lines = [
         (f"event {a['index']} ({a['action']})" if a["index"] else "the position")
-        + f": {a['where']} = {', '.join(a['values'])}"
+        + f": {a['where']} = {', '.join(a['values'][:most])}"
+        + (f", ... and {len(a['values']) - most:,} more" if len(a["values"]) > most else "")
         for a in j.assigned
     ]
     more = len(lines) - most
