@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from referee.cli import main
+from tests import test_hidden_judge as judged
 from tests.referee_helpers import EXAMPLES
 
 KUWANA = EXAMPLES / "disputes" / "kuwana-overrun.yaml"
@@ -196,15 +197,7 @@ def test_a_hidden_position_is_never_consistent_with_a_witness_check_refuses(
 
 # ------------------------------------------------------------------ marks and counts
 
-A_POSITION = """game: sekigahara
-view: public
-position:
-  procedure: movement_phase
-  args: {active: tokugawa}
-  step: moving
-  vars: {level: limited}
-  state:
-"""
+A_POSITION = judged.A_POSITION.split("    units_at:")[0]  # a movement step, up to state:
 A_STACK = "    units_at:\n      Kiyosu:\n        tokugawa: ['?']\nevents:\n"
 
 
