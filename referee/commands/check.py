@@ -27,6 +27,7 @@ from referee.records.record import is_stdin
 from referee.resolve.overlays import Choice
 from referee.run.batch import Result, check_many, expand, render_summary, summary
 from referee.run.replay import check_one, render
+from referee.text import shown
 
 HELP = (
     "Replay game records and judge every event against the rules: a legal record's\n"
@@ -166,9 +167,22 @@ def _check_view(args: argparse.Namespace, spec: Spec, choice: Choice, path: Path
 
     limits = Limits(seconds=args.timeout) if args.timeout is not None else Limits()
     judgement = judge_view(spec, path, choice, limits)
+    written, failed = None, None
     if args.witness is not None and judgement.witness is not None:
-        write_witness(args.witness, judgement.witness)
-    _emit(args, judgement.as_json(), render_judgement(judgement, args.witness))
+        try:  # a regular file only: a folder, a FIFO or a device is refused, never waited on
+            write_witness(args.witness, judgement.witness)
+            written = args.witness
+        except RefereeError as err:
+            failed = err
+    _emit(args, judgement.as_json(), render_judgement(judgement, written))
+    if failed is not None:  # the verdict is given; the witness could not be written
+        for problem in failed.problems:
+            print(
+                f"referee check: cannot write the witness {shown(str(args.witness))}:"
+                f" {problem.message}",
+                file=sys.stderr,
+            )
+        return EXIT_BAD_INPUT
     return {"consistent": EXIT_OK, "inconsistent": EXIT_ILLEGAL}.get(
         judgement.status, EXIT_BAD_INPUT
     )

@@ -56,7 +56,8 @@ def count_failure(
     holes: dict[int, list[Hole]],
     owner_of: Callable[[str, str, str], str | None],
 ) -> tuple[dict[str, Any] | None, list[str]]:
-    """The first list of marks (or cell) that holds more than the components allow, as a
+    """The first list of marks (or cell) that holds more than the components allow (the
+    holes by event, 0 the position's), as a
     judgement's failure (None if none); and what could not be checked for want of a count.
     ``owner_of(rule, type, value)`` evaluates the spec's owner rule on a value."""
     sym = spec.sym
@@ -69,8 +70,8 @@ def count_failure(
             return None
         return sum(n for n in counts.values() if n is not None)
 
-    for index, hs in sorted(holes.items()):
-        ev = record.events[index - 1]
+    for index, hs in sorted(holes.items()):  # index 0: the position's holes
+        action = record.events[index - 1].action if index else "position"
         for h in hs:
             if h.type not in totals:
                 totals[h.type] = total(h.type)
@@ -78,8 +79,9 @@ def count_failure(
             if bound is None:
                 lacking.append(h.type)
             elif h.size > bound:
-                clauses = _clauses(sym, "event", ev.action)
-                return _over(h.where(), index, ev.action, h.size, bound, h.type, clauses), []
+                kind, name = ("event", action) if index else ("state", str(h.path[2]))
+                clauses = _clauses(sym, kind, name)
+                return _over(h.where(), index, action, h.size, bound, h.type, clauses), []
     pos = record.position if isinstance(record.position, dict) else {}
     got = pos.get("state")
     state: dict[str, Any] = got if isinstance(got, dict) else {}

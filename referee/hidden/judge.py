@@ -10,12 +10,14 @@ import itertools
 import json
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from referee.compile.spec import Spec
-from referee.errors import RefereeError
+from referee.data.write import write_file
+from referee.errors import Problem, RefereeError
 from referee.hidden.counts import count_failure
 from referee.hidden.holes import (
     Hole,
@@ -31,13 +33,14 @@ from referee.hidden.search import Failure, Limits, Outcome, Search, item_key
 from referee.parse import ast
 from referee.records.notation_read import is_notation_source, notation_document
 from referee.records.record import Event, Record, Source, load_record
-from referee.records.views import MARK
+from referee.records.views import MARK, PUBLIC
 from referee.resolve.hidden import leaf_type
 from referee.resolve.overlays import Choice
 from referee.resolve.symbols import Symbols
 from referee.run.play import as_yaml
 from referee.run.referee import Referee
 from referee.run.verdict import Violation
+from referee.text import shown
 
 FACT_CANDIDATES = 60  # candidates of an event judged to find what every witness agrees on
 POSITIONS = 50  # assignments of a position's holes tried, at most
@@ -131,19 +134,23 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
     record = load_record(path, spec.game_dir.parent / "schema", read)
     limits = limits or Limits()
     sym = spec.sym
+    merged = _choice(spec, record, choice)
+    in_force = _check_view_name(spec, record, merged)
     holes: dict[int, list[Hole]] = {}
     for ev in record.events:
         hs = holes_of_event(sym, ev)
         if hs:
             holes[ev.index] = hs
     at_start = holes_of_position(sym, record)
+    _refuse_stray_marks(spec, record, holes, at_start)
     count = sum(len(h) for h in holes.values()) + len(at_start)
     later = _later(sym, record)
-    merged = _choice(spec, record, choice)
     judgement = Judgement(record.doc.file, record.view, "unknown", count)
+    judgement.printing, judgement.overlays, judgement.kinds = in_force
     owners = _owners(spec, record, merged)
+    counted = {0: at_start, **holes} if at_start else holes
     over, judgement.lacking = count_failure(
-        spec, record, holes, lambda rule, t, v: owners.get((rule, v))
+        spec, record, counted, lambda rule, t, v: owners.get((rule, v))
     )
     if over is not None:  # more marks than the components hold: no assignment at all
         judgement.status = "inconsistent"
@@ -168,10 +175,16 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
         }
         try:
             ref.start()
-            search = Search(spec, ref, record.events, holes, later, limits)
-            for cell in _hole_cells(ref, at_start):  # what the position's holes fill
-                search.taint[cell] = frozenset({0})
-            outcome = search.run()
+            unreachable = ref.unreachable()  # a position no game reaches: no event judged
+            if unreachable is not None:
+                depends = {0} if at_start else set()
+                outcome = Outcome(False, failure=Failure(0, [unreachable], depends, 1))
+                outcome.visible = not at_start
+            else:
+                search = Search(spec, ref, record.events, holes, later, limits)
+                for cell in _hole_cells(ref, at_start):  # what the position's holes fill
+                    search.taint[cell] = frozenset({0})
+                outcome = search.run()
         finally:
             ref.release()
         judgement.judged += outcome.judged
@@ -227,17 +240,99 @@ def judge_view(spec: Spec, path: Source, choice: Choice, limits: Limits | None =
         ]
         if exhaustive and every:  # every assignment of the position: what each broke
             f = Failure(f.index, [v for x in every for v in x.violations], f.depends, f.tried)
-        ev = record.events[f.index - 1]
+        at = record.events[f.index - 1].path[:2] if f.index else ("position",)
         judgement.failure = {
             "index": f.index,
-            "action": ev.action,
-            "line": record.doc.span(ev.path[:2]).line,
+            "action": record.events[f.index - 1].action if f.index else "position",
+            "line": record.doc.span(at).line,
             "tried": f.tried,
             "visible": outcome.visible,
             "depends_on": sorted(f.depends),
             "violations": _distinct([_violation_json(v) for v in f.violations]),
         }
     return judgement
+
+
+def _marks(value: Any, path: tuple[str | int, ...]) -> Iterator[tuple[str | int, ...]]:
+    """The path of each mark below ``value``."""
+    if value == MARK:
+        yield path
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _marks(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _marks(v, path + (i,))
+
+
+def _refuse_stray_marks(
+    spec: Spec, record: Record, holes: dict[int, list[Hole]], at_start: list[Hole]
+) -> None:
+    """A mark is a value of a type the spec's `hidden` declaration keeps secret (a block's
+    face, a card); one anywhere else (an actor, a location, a path) is no view's record of
+    what it saw: refused where it stands (bad input), never searched for."""
+    secret = spec.sym.hidden.secret if spec.sym.hidden is not None else {}
+
+    def covered(path: tuple[str | int, ...], hs: list[Hole]) -> bool:
+        return any(
+            h.type in secret and (h.path == path or (not h.single and path[:-1] == h.path))
+            for h in hs
+        )
+
+    stray: list[tuple[str | int, ...]] = [
+        ev.path + p
+        for ev in record.events
+        for p in _marks(ev.args, ())
+        if not covered(p, holes.get(ev.index, []))
+    ]
+    state = record.position.get("state") if isinstance(record.position, dict) else None
+    stray += [p for p in _marks(state, ("position", "state")) if not covered(p, at_start)]
+    if stray:
+        kinds = ", ".join(secret)
+        problems = [
+            Problem(
+                record.doc.span(p),
+                f"'{MARK}' where every view sees the value: only what the spec keeps secret"
+                f" ({kinds}) may be written unseen",
+            )
+            for p in stray[:20]
+        ]
+        raise RefereeError(problems, {record.doc.file: record.doc.text})
+
+
+def _check_view_name(
+    spec: Spec, record: Record, choice: Choice
+) -> tuple[str, list[str], dict[str, str]]:
+    """Refuse, at the record's `view:`, a view no side has, or any view of a game whose spec
+    declares nothing hidden (every record of it is complete), as `referee hide` does. The
+    printing, the overlays in force and each one's kind."""
+    where = record.doc.span(("view",))
+    if spec.sym.hidden is None:
+        raise RefereeError(
+            [
+                Problem(
+                    where,
+                    "this game's spec declares nothing hidden: every record of it is complete",
+                    "leave `view:` out and write every value the record names",
+                )
+            ],
+            {record.doc.file: record.doc.text},
+        )
+    ref = Referee(spec, record, choice)
+    try:
+        players = ref.interp.enum_values(ref.sym.players) if ref.sym.players else []
+        overlays = list(ref.overlays)
+        kinds = {o: ref.sym.overlays[o].kind for o in overlays if o in ref.sym.overlays}
+        in_force = (ref.printing, overlays, kinds)
+    finally:
+        ref.release()
+    views = [PUBLIC, *(str(p) for p in players)]
+    if record.view not in views:
+        problem = Problem(
+            where, f"view: no such view '{shown(record.view)}'", f"views: {', '.join(views)}"
+        )
+        raise RefereeError([problem], {record.doc.file: record.doc.text})
+    return in_force
 
 
 def _owners(spec: Spec, record: Record, choice: Choice) -> dict[tuple[str, str], str]:
@@ -594,16 +689,19 @@ def is_view_record(spec: Spec, path: Source) -> bool:
 
 
 def write_witness(path: Path, witness: dict[str, Any]) -> None:
-    """A witness written as a record file (YAML; JSON for a .json name)."""
+    """A witness written as a record file (YAML; JSON for a .json name): a regular file,
+    made or truncated; anything else there (a folder, a FIFO, a device) refused, never
+    waited on (RefereeError)."""
     text = json.dumps(witness, indent=1) + "\n" if path.suffix == ".json" else as_yaml(witness)
-    path.write_text(text, encoding="utf-8")
+    write_file(path, text)
 
 
 def witness_brief(j: Judgement, most: int = 12) -> list[str]:
     """The witness's hidden values, a line each (the first ``most``)."""
     lines = [
         (f"event {a['index']} ({a['action']})" if a["index"] else "the position")
-        + f": {a['where']} = {', '.join(a['values'])}"
+        + f": {a['where']} = {', '.join(a['values'][:most])}"
+        + (f", ... and {len(a['values']) - most:,} more" if len(a["values"]) > most else "")
         for a in j.assigned
     ]
     more = len(lines) - most
@@ -627,7 +725,10 @@ def render_judgement(j: Judgement, witness: Path | None = None) -> str:
                     f" ({scope})"
                 )
         if witness is not None:
-            out.append(f"  the witness, a complete record `referee check` judges legal: {witness}")
+            out.append(
+                "  the witness, a complete record `referee check` judges legal:"
+                f" {shown(str(witness))}"
+            )
         else:
             out.append("  a witness, in brief (--witness FILE writes it whole):")
             out += [f"    {line}" for line in witness_brief(j)]
@@ -641,10 +742,12 @@ def render_judgement(j: Judgement, witness: Path | None = None) -> str:
                 if fail["visible"]
                 else f"under every assignment tried ({fail['tried']} candidate(s) of it)"
             )
-            out.append(
-                f"{j.file}:{fail['line']}: event {fail['index']} ({fail['action']}) is illegal"
-                f" {how}:"
+            what = (
+                f"event {fail['index']} ({fail['action']}) is illegal"
+                if fail["index"]
+                else "the starting position cannot arise"
             )
+            out.append(f"{j.file}:{fail['line']}: {what} {how}:")
             for v in fail["violations"]:
                 out.append(f"  {v['cites']}" + (f" ({v['title']})" if v["title"] else ""))
                 out.append(f"    {v['message']}")
