@@ -20,7 +20,9 @@ run; wall-clock figures are printed beside them with the load average, for what 
   process: events judged a second, the median and worst CPU time for one whole game, and the
   CPU time of judging against that of merely reading the same records (with libyaml, as the
   referee reads them; PyYAML's pure-Python parser for comparison);
-- prove: the CPU time to prove every property (props2's figure, printed here for the round);
+- prove: the CPU time to prove every property (props2's figure, printed here for the round),
+  and that of `referee prove` in a fresh process answered from the proof cache (the disk
+  cache warm: the first run proves and keeps its answer);
 - coverage: the games of tests/test_play_coverage.py (six exploring games from the set-up, two
   from each example), in one process: the CPU time, and how many requirements they reach;
 - batch (issue 28, 5; alone with --batch): `referee check DIR` in a process of its own over
@@ -273,9 +275,25 @@ def rest(args: argparse.Namespace) -> None:
             used,
             10,
         )
+        prove_from_cache()
     coverage(spec)
     _CACHE.clear()
     batch(args.records)
+
+
+def prove_from_cache() -> None:
+    """`referee prove` in a fresh process whose answer the proof cache holds (its first run,
+    which _cpu does before measuring, proves and keeps it), in a cache folder of its own."""
+    saved = dict(os.environ)
+    with tempfile.TemporaryDirectory() as home:
+        os.environ.pop("REFEREE_NO_CACHE", None)
+        os.environ["XDG_CACHE_HOME"] = home
+        try:
+            used = _cpu([sys.executable, "-m", "referee", "prove"], runs=3)
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+    print(f"referee prove answered from the proof cache: {used:.2f} s of CPU (a fresh process)")
 
 
 def coverage(spec: Spec) -> None:

@@ -70,3 +70,26 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     spec_module._CACHE.clear()
     return tmp_path / "cache" / "rules-referee"
+
+
+@pytest.fixture(scope="session")
+def proof_cache_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An XDG_CACHE_HOME made for this test session, shared by its workers (pytest-xdist's
+    are folders of one session folder): the tests that prove the bundled spec as it is, in
+    this process or in a command they run, prove it once between them (the proof cache of
+    `referee prove`, keyed by the spec's content and the options: docs/commands/prove.md)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    home = base / "proof-cache-home"
+    home.mkdir(exist_ok=True)
+    return home
+
+
+@pytest.fixture
+def shared_proofs(proof_cache_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The disk cache on, in the session's shared folder, for a test that proves."""
+    monkeypatch.delenv("REFEREE_NO_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(proof_cache_home))
+    monkeypatch.setenv("REFEREE_CACHE_ENTRIES", "1000")
+    return proof_cache_home

@@ -139,7 +139,9 @@ def test_verbose_in_a_batch_shows_every_verdict(
     assert out.count("  what happened:") == 21
 
 
-def test_verbose_adds_detail_to_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+def test_verbose_adds_detail_to_every_command(
+    capsys: pytest.CaptureFixture[str], request: pytest.FixtureRequest
+) -> None:
     def more(*argv: str) -> tuple[str, str]:
         code, plain, _ = run(capsys, *argv)
         again, detailed, _ = run(capsys, *argv, "-v")
@@ -162,6 +164,7 @@ def test_verbose_adds_detail_to_every_command(capsys: pytest.CaptureFixture[str]
     plain, detailed = more("spec", "check")
     assert "files read:" in detailed and "files read:" not in plain
     assert re.search(r"^  \S+\.rules: \d+ clauses", detailed, re.M)
+    request.getfixturevalue("shared_proofs")  # the bundled spec's proof, shared (conftest.py)
     plain, detailed = more("prove")
     assert "rests on clauses:" in detailed and "rests on clauses:" not in plain
     code, out, err = run(capsys, "play", "--weeks", "1", "-v")
@@ -202,7 +205,11 @@ def test_colour_always_marks_verdicts_and_clauses(capsys: pytest.CaptureFixture[
         ["clauses", "--color", "always", "--format", "markdown"],
     ],
 )
-def test_no_colour_when_not_wanted(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_colour_when_not_wanted(
+    argv: list[str], capsys: pytest.CaptureFixture[str], request: pytest.FixtureRequest
+) -> None:
+    if argv[0] == "prove":  # the bundled spec's proof, shared (conftest.py)
+        request.getfixturevalue("shared_proofs")
     code, out, err = run(capsys, *argv)
     assert code in (0, 1) and out and "\x1b" not in out + err
 

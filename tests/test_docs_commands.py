@@ -7,8 +7,9 @@ commands of a block are run in order by the shell, from the top of a fresh copy 
 repository (so that a block may make and change files, `referee play --seed 2 > game.yaml`,
 and the paths printed are the repository's own), with `referee` standing for
 `python -m referee`, in a fixed environment: NO_COLOR=1, COLUMNS=100, TERM=dumb, a temporary
-HOME and XDG_CACHE_HOME, REFEREE_NO_CACHE=1. Blocks are independent of each other, and run
-together on every core.
+HOME and XDG_CACHE_HOME, REFEREE_NO_CACHE=1 (but for a block that runs `referee prove`: it
+shares the session's disk cache, so that one spec is proved once). Blocks are independent of
+each other, and run together on every core.
 
 The output must match the block line for line (trailing spaces aside), with two conventions
 for an output cut on purpose:
@@ -137,12 +138,16 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     return reach[-1]
 
 
-def environment(home: Path) -> dict[str, str]:
+def environment(home: Path, proofs: Path | None = None) -> dict[str, str]:
+    """The commands' environment; a block that proves (``proofs``) shares the session's
+    disk cache, so that the pages' proofs of one spec are made once (conftest.py)."""
+    cache = {"XDG_CACHE_HOME": str(home / "cache"), "REFEREE_NO_CACHE": "1"}
+    if proofs is not None:
+        cache = {"XDG_CACHE_HOME": str(proofs), "REFEREE_CACHE_ENTRIES": "1000"}
     return {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(home),
-        "XDG_CACHE_HOME": str(home / "cache"),
-        "REFEREE_NO_CACHE": "1",
+        **cache,
         "NO_COLOR": "1",
         "COLUMNS": "100",
         "TERM": "dumb",
@@ -152,13 +157,17 @@ def environment(home: Path) -> dict[str, str]:
     }
 
 
+PROVES = re.compile(r"(^|[|;&(]\s*)referee\s+prove(?=\s|$)")
+
+
 def shell_line(command: str) -> str:
     python = f"{shlex.quote(sys.executable)} -m referee"
     return COMMAND_NAME.sub(lambda m: m.group(1) + python, command)
 
 
-def run(commands: list[str], pristine: Path, where: Path) -> list[str]:
-    """What the commands of a block print, run in order in a fresh copy of the repository."""
+def run(commands: list[str], pristine: Path, where: Path, proofs: Path) -> list[str]:
+    """What the commands of a block print, run in order in a fresh copy of the repository
+    (with the session's proof cache where the block proves)."""
     repo = where / "repo"
     shutil.copytree(pristine, repo, symlinks=True)
     (where / "home").mkdir()
@@ -167,7 +176,9 @@ def run(commands: list[str], pristine: Path, where: Path) -> list[str]:
         done = subprocess.run(
             ["/bin/sh", "-c", shell_line(command)],
             cwd=repo,
-            env=environment(where / "home"),
+            env=environment(
+                where / "home", proofs if any(PROVES.search(c) for c in commands) else None
+            ),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -188,7 +199,9 @@ def blocks_of(commands: list[Command]) -> dict[tuple[str, int], list[Command]]:
 
 @pytest.fixture(scope="module")
 def outputs(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    proof_cache_home: Path,
 ) -> dict[tuple[str, int], Future[list[str]]]:
     """The blocks of the commands selected, each in a copy of its own, run together on every
     core: a block's commands run in order."""
@@ -204,7 +217,11 @@ def outputs(
     request.addfinalizer(lambda: pool.shutdown(cancel_futures=True))
     return {
         key: pool.submit(
-            run, [c.command for c in block], pristine, tmp_path_factory.mktemp("block")
+            run,
+            [c.command for c in block],
+            pristine,
+            tmp_path_factory.mktemp("block"),
+            proof_cache_home,
         )
         for key, block in blocks_of(COMMANDS).items()
         if key in selected

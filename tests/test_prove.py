@@ -89,6 +89,7 @@ def test_every_property_is_proved(base: dict[str, Outcome]) -> None:
     assert [c for c, o in base.items() if o.status != "proved"] == []
 
 
+@pytest.mark.usefixtures("shared_proofs")  # the bundled spec's proof, shared (conftest.py)
 def test_prove_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["prove", "--property", "7.3.3"]) == 0
     out = capsys.readouterr().out
@@ -1323,3 +1324,37 @@ def test_a_number_of_a_part_an_item_lacks_is_read_behind_its_question(
     out = capsys.readouterr().out
     assert "5.2.2/spot-filled-as-printed" in out and "failed: counterexample" in out
     assert "place_random:" in out
+
+
+CACHED = "answered from the proof cache"
+
+
+def test_a_spec_proved_again_unchanged_is_answered_from_the_disk_cache(
+    cache: Path, game_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`referee prove` keeps its outcomes in the signed disk cache, under the spec's content,
+    the runs, the properties and the work budget: asked the same again it answers from there,
+    every line as before; a changed spec, other properties or another budget prove again."""
+
+    def prove_(*argv: str) -> tuple[int, list[str]]:
+        code = main(["prove", "--spec", str(game_copy), "--property", "7.3.3", *argv])
+        return code, capsys.readouterr().out.splitlines()
+
+    code, first = prove_()
+    assert code == 0 and not any(CACHED in ln for ln in first)
+    assert [p.name for p in cache.glob("proof-*")] != []
+    code, again = prove_()
+    assert code == 0 and [ln for ln in again if not ln.startswith(CACHED)] == first
+    assert again[-3].startswith(CACHED)  # before the slowest proofs and the summary
+    code, other = prove_("--rlimit", "1")  # another budget: proved again (unknown)
+    assert code == 1 and not any(CACHED in ln for ln in other)
+    assert "unknown" in other[-1]
+    # a --timeout takes a kept answer only where nothing in it is unknown
+    code, timed = prove_("--rlimit", "1", "--timeout", "60")
+    assert code == 1 and not any(CACHED in ln for ln in timed)
+    code, timed = prove_("--timeout", "60")
+    assert code == 0 and any(CACHED in ln for ln in timed)
+    rules = game_copy / "clauses" / "07-movement.rules"
+    rules.write_text(rules.read_text() + "\n")  # a changed file: the spec is proved again
+    code, changed = prove_()
+    assert code == 0 and not any(CACHED in ln for ln in changed)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import copy
 import difflib
+import hashlib
+import json
 import os
 import re
 from dataclasses import asdict
@@ -23,7 +25,9 @@ from referee.commands.options import (
     _emit,
     _usage,
 )
-from referee.errors import Span
+from referee.compile.spec import _content_key
+from referee.data import cache as disk
+from referee.errors import RefereeError, Span
 from referee.parse import ast
 from referee.resolve.overlays import Choice, apply, in_force
 from referee.verify.common import RLIMIT
@@ -120,7 +124,6 @@ _PROVED: dict[tuple[Any, ...], tuple[Any, list[Outcome]]] = {}
 
 def cmd_prove(args: argparse.Namespace) -> int:
     spec = _load(args)
-    names = spec.components.names()
     # the properties, and the standing rules (proved as properties of their own)
     props = [d for d in spec.sym.labels.values() if isinstance(d, (ast.Property, ast.Whenever))]
     known = {f"{d.clause}/{d.name}" for d in props} | {d.clause for d in props}
@@ -152,34 +155,17 @@ def cmd_prove(args: argparse.Namespace) -> int:
     report: list[dict[str, Any]] = []
     lines: list[str] = []
     unproved: list[str] = []
-    cache: dict[str, Any] = {}  # step invariants whose proof the overlays do not touch
-    runs_outcomes: list[list[Outcome]] = []
-    for title, choice in runs:
-        printing, overlays = in_force(spec.sym, choice, lambda _: Span("<command line>", 0, 0))
-        key = (
-            id(spec),
-            printing,
-            tuple(o.id for o in overlays),
-            args.rlimit,
-            frozenset(args.property),
-        )
-        kept = _PROVED.get(key) if args.timeout is None else None
-        if kept is not None and kept[0] is spec:
-            outcomes = copy.deepcopy(kept[1])
-        else:
-            outcomes = prove(
-                apply(spec.sym, overlays),
-                names,
-                None if args.timeout is None else int(args.timeout * 1000),
-                collections=spec.components.collections,
-                cache=cache,
-                only=set(args.property),
-                rlimit=args.rlimit,
-                least_reads=False,  # reads that suffice (the mutation tool asks for the least)
-            )
-            if args.timeout is None:
-                _PROVED[key] = (spec, copy.deepcopy(outcomes))
-        runs_outcomes.append(outcomes)
+    forced = [in_force(spec.sym, c, lambda _: Span("<command line>", 0, 0)) for _, c in runs]
+    entry = _entry_name(spec, args, forced)
+    kept_on_disk = _kept(entry, args.timeout is not None, len(runs))
+    cache: dict[str, Any] = {}  # proofs whose declarations the overlays do not touch
+    runs_outcomes = kept_on_disk or [_proved(spec, args, p, o, cache) for p, o in forced]
+    fresh = entry and not kept_on_disk and _storable(runs_outcomes, args.timeout is not None)
+    if fresh and _entry_name(spec, args, forced) == entry:  # the files as they were proved
+        disk.store(entry, json.dumps([[asdict(o) for o in r] for r in runs_outcomes]).encode())
+    for (title, choice), (printing, overlays), outcomes in zip(
+        runs, forced, runs_outcomes, strict=True
+    ):
         head = title or f"printing {printing}"
         where = f" ({head})" if len(runs) > 1 else ""
         unproved += [f"{o.cites} {o.status}{where}" for o in outcomes if o.status != "proved"]
@@ -212,6 +198,11 @@ def cmd_prove(args: argparse.Namespace) -> int:
             else f"hint: z3 had {args.rlimit} units of work for each solver call;"
             " a larger --rlimit may let it answer"
         )
+    if kept_on_disk:
+        lines.append(
+            "answered from the proof cache: the same spec, printing, overlays and options were"
+            " proved before (REFEREE_NO_CACHE=1 proves again)"
+        )
     timed = slowest([o for r in runs_outcomes for o in r])
     if timed:
         lines.append(timed)
@@ -221,6 +212,85 @@ def cmd_prove(args: argparse.Namespace) -> int:
         lines.append(f"all {total} proved")
     _emit(args, {"runs": report}, "\n".join(lines))
     return EXIT_ILLEGAL if unproved else EXIT_OK
+
+
+def _proved(
+    spec: Any, args: argparse.Namespace, printing: str, overlays: list[Any], cache: dict[str, Any]
+) -> list[Outcome]:
+    """One run's outcomes: proved, or as this process proved them already (see _PROVED)."""
+    key = (id(spec), printing, tuple(o.id for o in overlays), args.rlimit, frozenset(args.property))
+    kept = _PROVED.get(key) if args.timeout is None else None
+    if kept is not None and kept[0] is spec:
+        return copy.deepcopy(kept[1])
+    outcomes = prove(
+        apply(spec.sym, overlays),
+        spec.components.names(),
+        None if args.timeout is None else int(args.timeout * 1000),
+        collections=spec.components.collections,
+        cache=cache,
+        only=set(args.property),
+        rlimit=args.rlimit,
+        least_reads=False,  # reads that suffice (the mutation tool asks for the least)
+    )
+    if args.timeout is None:
+        _PROVED[key] = (spec, copy.deepcopy(outcomes))
+    return outcomes
+
+
+# The proof cache on disk (referee/data/cache.py: signed, private to the user): a command's
+# outcomes, under the digest of all that decides them: the spec's files, each run's printing
+# and overlays in force, the properties asked for, the work budget, and the code that proves
+# (the referee's own source, which the spec's content key covers; its version and z3's). A
+# --timeout's answer is kept only where it is whole (nothing unknown), and one kept is taken
+# under --timeout only then too.
+PROOF_ENTRY = "proof-"
+
+
+def _versions() -> list[str]:
+    """The referee's version and z3's."""
+    import z3
+
+    from referee import __version__
+
+    return [__version__, z3.get_full_version()]
+
+
+def _entry_name(spec: Any, args: argparse.Namespace, forced: list[Any]) -> str:
+    """The disk cache entry of this command's proofs; "" with no disk cache."""
+    if not disk.enabled():
+        return ""
+    try:
+        data = Path(args.data) if args.data else None
+        what = [
+            _content_key(spec.game_dir, data),  # the referee's own code included
+            _versions(),
+            [[printing, [o.id for o in overlays]] for printing, overlays in forced],
+            sorted(args.property),
+            args.rlimit,
+        ]
+    except (OSError, RefereeError):
+        return ""
+    digest = hashlib.sha256(json.dumps(what).encode()).hexdigest()[:32]
+    return f"{PROOF_ENTRY}{digest}{disk.ENTRY_SUFFIX}"
+
+
+def _kept(entry: str, timed: bool, runs: int) -> list[list[Outcome]]:
+    """The outcomes the entry keeps (none where there is no such entry, or, under a
+    --timeout, where one of them is unknown: that is proved again)."""
+    payload = disk.load(entry) if entry else None
+    if payload is None:
+        return []
+    try:
+        kept = [[Outcome(**o) for o in run] for run in json.loads(payload)]
+    except (ValueError, TypeError):  # an entry of another shape: proved again
+        return []
+    return kept if len(kept) == runs and _storable(kept, timed) else []
+
+
+def _storable(runs: list[list[Outcome]], timed: bool) -> bool:
+    """Whether outcomes may be kept (or, kept, taken): all of them, but under a --timeout only
+    where none is unknown (a time limit's answer may depend on the machine's load)."""
+    return not timed or all(o.status != "unknown" for r in runs for o in r)
 
 
 def _replayed_as_proved(

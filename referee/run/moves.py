@@ -34,7 +34,7 @@ from referee.run.trial import Mark, as_event
 from referee.run.verdict import Violation
 
 MAX_JUDGED = 5_000  # candidates judged for one position, at most
-MAX_SECONDS = 20.0  # time spent judging them, at most
+MAX_SECONDS = 20.0  # processor time spent listing and judging them, at most
 LISTED_REFUSALS = 6  # the clauses that refused an action, listed in its summary
 TOLD_KEPT = 3  # what the rules told of a legal event, kept, at most
 TOLD_CHARS = 300  # the length of each, at most
@@ -153,30 +153,35 @@ _T = TypeVar("_T")
 
 
 def _within(work: Callable[[], _T], seconds: float) -> tuple[_T | None, bool]:
-    """``work()`` stopped once ``seconds`` have passed: (its value, True), or (None, False)
-    when it was stopped. Under the command's time limit (budget.within_limit, on the main
-    thread) an interval timer stops it, the limit's own timer set again after; elsewhere
-    it is not stopped."""
+    """``work()`` stopped once it has used ``seconds`` of processor time: (its value, True),
+    or (None, False) when it was stopped. Processor time, not the clock's: a loaded machine
+    lists as much as an idle one. On the main thread a processor-time interval timer
+    (ITIMER_PROF) stops it, an outer one (a worker's guard) set again after with what it
+    has left; elsewhere, or where there is no such timer, it is not stopped."""
     if seconds <= 0:
         return None, False
+    if threading.current_thread() is not threading.main_thread():
+        return work(), True
     try:
-        timed = signal.getsignal(signal.SIGALRM) is _time_up
-    except AttributeError:  # no SIGALRM here
-        timed = False
-    if not timed or threading.current_thread() is not threading.main_thread():
+        outer = signal.getitimer(signal.ITIMER_PROF)[0]
+        old = signal.signal(signal.SIGPROF, _time_up)
+    except (AttributeError, ValueError):  # no such timer here
         return work(), True
-    outer = signal.getitimer(signal.ITIMER_REAL)[0]
-    if 0 < outer <= seconds:  # the command's limit comes first: it stops everything
+    if 0 < outer <= seconds:  # the outer guard comes first
+        signal.signal(signal.SIGPROF, old)
         return work(), True
-    start = time.monotonic()
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    start = time.process_time()
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         return work(), True
     except TimeUp:
         return None, False
     finally:
-        left = outer - (time.monotonic() - start)
-        signal.setitimer(signal.ITIMER_REAL, max(left, 0.001) if outer else 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+        if outer:
+            left = outer - (time.process_time() - start)
+            signal.setitimer(signal.ITIMER_PROF, max(left, 0.001))
 
 
 class Enumerator:
@@ -227,17 +232,17 @@ class Enumerator:
             if not self.action or allow.name == self.action
             for by in (actors if actors is not None else players)
         ]
-        deadline = time.monotonic() + self.seconds
+        deadline = time.process_time() + self.seconds
         # Each action gets its share of the time left: one whose spec lists a million
         # candidates does not leave the others unjudged. What the others leave goes, after,
         # to those their share stopped.
         listings = []
         for i, (allow, by) in enumerate(pairs):
-            share = max(deadline - time.monotonic(), 0.0) / (len(pairs) - i)
+            share = max(deadline - time.process_time(), 0.0) / (len(pairs) - i)
             listing = self._start(allow, by, share, deadline, out)
             out.actions.append(listing.found)
             listings.append(listing)
-            self._judge_all(listing, time.monotonic() + share, out, last=False)
+            self._judge_all(listing, time.process_time() + share, out, last=False)
         for listing in listings:
             self._judge_all(listing, deadline, out, last=True)
             self._finish(listing)
@@ -270,7 +275,7 @@ class Enumerator:
             cands: list[_Listed] = []
             source = ""
             # its proposals instead, if the time left allows
-            left = min(seconds, deadline - time.monotonic())
+            left = min(seconds, deadline - time.process_time())
             if allow.choices is not None and left > 0:
                 proposed, _ = _within(lambda: self._proposed(allow, by), left)
                 if proposed is not None:
@@ -412,7 +417,7 @@ class Enumerator:
                 found.alike += 1
                 listing.at += 1
                 continue
-            over_time = time.monotonic() > until
+            over_time = time.process_time() > until
             if self.judged >= self.most or over_time:
                 if over_time and not last:
                     return  # its share is spent: it goes on with what the others leave
