@@ -93,3 +93,23 @@ def shared_proofs(proof_cache_home: Path, monkeypatch: pytest.MonkeyPatch) -> Pa
     monkeypatch.setenv("XDG_CACHE_HOME", str(proof_cache_home))
     monkeypatch.setenv("REFEREE_CACHE_ENTRIES", "1000")
     return proof_cache_home
+
+
+# The few tests that take minutes (each proves the rules many times over) start first, so that
+# with `-n auto` the workers share them out at the start rather than one worker finishing the
+# run alone with them at its end; the other tests keep their order.
+LONG_FIRST = (
+    "test_prove.py::test_every_printing_and_overlay_keeps_the_properties",
+    "test_mutate.py::test_the_stages_kill_what_they_should",
+    "test_mutate.py::test_prove_reads_declarations_and_leaves_out_statements",
+    "test_mutate.py::test_the_new_properties_notice_their_mutants",
+    "test_cli_habits.py::test_verbose_adds_detail_to_every_command",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        found = [i for i, name in enumerate(LONG_FIRST) if item.nodeid.endswith(name)]
+        return found[0] if found else len(LONG_FIRST)
+
+    items.sort(key=rank)
