@@ -282,9 +282,10 @@ class Evaluator:
             finally:
                 self._reading.pop()
             kept = (value, frozenset(reading[0]), frozenset(reading[1]))
-            store[key] = kept
+            # its readers first: stopped in between (a time limit), nothing stale is kept
             for cell in kept[1]:
                 self._readers.setdefault(cell, set()).add(key)
+            store[key] = kept
         else:
             self.relied |= kept[2]
         if self._reading:
