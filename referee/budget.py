@@ -37,17 +37,24 @@ def time_limit_seconds() -> float:
     return min(value, MAX_TIME_LIMIT)
 
 
+# the deadlines (time.monotonic()) of the time limits running, the innermost last
+_DEADLINES: list[float] = []
+
+
 class TimeUp(BaseException):
     """The time limit passed. A BaseException, so that no ``except Exception`` in the rules'
     evaluation swallows it."""
 
 
 def _time_up(signum: int, frame: Any) -> None:
-    raise TimeUp
+    if _DEADLINES:  # a signal still pending once every limit is over raises nothing
+        raise TimeUp
 
 
-# the deadlines (time.monotonic()) of the time limits running, the innermost last
-_DEADLINES: list[float] = []
+# Once a timer has fired it fires again every RETRY seconds until it is disarmed: an
+# exception raised where Python cannot pass it on (a garbage collector's callback, a
+# __del__) is only printed, and the work would otherwise run on unbounded.
+RETRY = 0.1
 
 
 @contextmanager
@@ -64,7 +71,7 @@ def time_limit(seconds: float) -> Iterator[None]:
     now = time.monotonic()
     deadline = min([now + seconds, *_DEADLINES[-1:]])
     _DEADLINES.append(deadline)
-    signal.setitimer(signal.ITIMER_REAL, max(deadline - now, 1e-3))
+    signal.setitimer(signal.ITIMER_REAL, max(deadline - now, 1e-3), RETRY)
     try:
         yield
     finally:
@@ -72,7 +79,8 @@ def time_limit(seconds: float) -> Iterator[None]:
         _DEADLINES.pop()
         signal.signal(signal.SIGALRM, old)
         if _DEADLINES:  # the outer limit's time left (none left: it is up at once)
-            signal.setitimer(signal.ITIMER_REAL, max(_DEADLINES[-1] - time.monotonic(), 1e-3))
+            left = max(_DEADLINES[-1] - time.monotonic(), 1e-3)
+            signal.setitimer(signal.ITIMER_REAL, left, RETRY)
 
 
 def span_range(lo: Any, hi: Any, where: Span) -> tuple[int, ...]:

@@ -318,12 +318,13 @@ class Evaluator:
             finally:
                 self._reading.pop()
             kept = (value, frozenset(reading[0]), frozenset(reading[1]))
+            # its readers first: stopped in between (a time limit), nothing stale is kept
+            for cell in kept[1]:
+                self._readers.setdefault(cell, set()).add(key)
             # a value kept for good read no state; one that did (a base reading compared
             # with it, to tell what an overlay decided) is not kept
             if store is not self._memo or not kept[1]:
                 store[key] = kept
-            for cell in kept[1]:
-                self._readers.setdefault(cell, set()).add(key)
         else:
             self.relied |= kept[2]
         if self._reading:

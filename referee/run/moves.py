@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from referee.budget import TimeUp, _time_up
+from referee.budget import RETRY, TimeUp
 from referee.compile.builtins import key_of
 from referee.compile.interp import RULES_FAILURES, failure
 from referee.compile.shown import SHOWN_VALUE, brief
@@ -152,6 +152,11 @@ class _Listing:
 _T = TypeVar("_T")
 
 
+class _ShareUp(TimeUp):
+    """An action's share of the listing's time is spent (not the command's time limit,
+    which stops the whole command)."""
+
+
 def _within(work: Callable[[], _T], seconds: float) -> tuple[_T | None, bool]:
     """``work()`` stopped once it has used ``seconds`` of processor time: (its value, True),
     or (None, False) when it was stopped. Processor time, not the clock's: a loaded machine
@@ -162,21 +167,29 @@ def _within(work: Callable[[], _T], seconds: float) -> tuple[_T | None, bool]:
         return None, False
     if threading.current_thread() is not threading.main_thread():
         return work(), True
+    running = [True]  # once stopped, a timer's signal still pending raises nothing
+
+    def share_up(signum: int, frame: Any) -> None:
+        if running[0]:
+            raise _ShareUp
+
     try:
         outer = signal.getitimer(signal.ITIMER_PROF)[0]
-        old = signal.signal(signal.SIGPROF, _time_up)
+        old = signal.signal(signal.SIGPROF, share_up)
     except (AttributeError, ValueError):  # no such timer here
         return work(), True
     if 0 < outer <= seconds:  # the outer guard comes first
         signal.signal(signal.SIGPROF, old)
         return work(), True
     start = time.process_time()
-    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_PROF, seconds, RETRY)
     try:
         return work(), True
-    except TimeUp:
+    except _ShareUp:
+        running[0] = False  # before what the work made is freed, which takes time too
         return None, False
     finally:
+        running[0] = False
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, old)
         if outer:
