@@ -455,7 +455,9 @@ class Step:
     name: str
     actor: Expr | None
     allows: list[Allow]
-    ends: list[tuple[Expr, str]]  # (condition, next step or "" to finish), first match wins
+    # (condition, next step or "" to finish), first match wins; a check (`ends unless`)
+    # ends the step where its requirement does not hold
+    ends: list[tuple[Expr | CheckStmt, str]]
     triggers: list[Trigger]
     enter: list[Stmt] = field(default_factory=list)
     span: Span = NOWHERE

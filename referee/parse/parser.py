@@ -391,6 +391,15 @@ class _ToAst(HiddenRules):
     def ends(self, meta: Meta, cond: ast.Expr, then: tuple[str, str] | None) -> tuple[str, Any]:
         return ("ends", (cond, then[1] if then else ""))
 
+    def ends_unless(
+        self,
+        meta: Meta,
+        tok: Token,
+        args: list[ast.Expr] | None,
+        then: tuple[str, str] | None,
+    ) -> tuple[str, Any]:
+        return ("ends", (self.check_stmt(meta, tok, args), then[1] if then else ""))
+
     def propose(self, meta: Meta, e: ast.Expr) -> tuple[str, Any]:
         return ("propose", e)
 
@@ -442,7 +451,7 @@ class _ToAst(HiddenRules):
 
     def step(self, meta: Meta, name: Token, clause: Token | None, *members: Any) -> ast.Step:
         actor = None
-        ends: list[tuple[ast.Expr, str]] = []
+        ends: list[tuple[ast.Expr | ast.CheckStmt, str]] = []
         allows: list[ast.Allow] = []
         triggers: list[ast.Trigger] = []
         enter: list[ast.Stmt] = []

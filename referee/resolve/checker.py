@@ -342,7 +342,10 @@ class Checker(ExpressionChecker):
                     self.unknown(a.span, f"step of procedure {d.name}", a.then, sorted(steps))
             self.step_clause = ""
             for cond, then in s.ends:
-                self.expect(cond, env, BOOL)
+                if isinstance(cond, ast.CheckStmt):  # `ends unless 8.9.2/label(args)`
+                    self.check_stmt(cond, env)
+                else:
+                    self.expect(cond, env, BOOL)
                 if then and then not in steps:
                     self.unknown(s.span, f"step of procedure {d.name}", then, sorted(steps))
         for trig in d.triggers + [t for s in d.steps for t in s.triggers]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.compile.execute import Interpreter
+from referee.compile.interp import CheckFailed
 from referee.parse import ast
 
 MAX_SETTLE = 10_000
@@ -267,13 +268,13 @@ class Machine:
                     where = st.clause or due
                     order = f", as {where} orders" if where != due else ""
                     return f": {_lower(frame.proc.title)} ({due}) comes first{order}", where
-                passed = self._passed(f, st)
+                passed, why = self._passed(f, st)
                 if passed:
                     where = st.clause or f.proc.clause
                     return (
                         f": it belongs to step {st.name} of {_lower(f.proc.title)} ({where}),"
                         f" which does not happen now: {passed}",
-                        where,
+                        why or where,
                     )
                 if frame.step.clause:
                     return f": step {frame.step.name} ({frame.step.clause}) comes first", (
@@ -299,13 +300,20 @@ class Machine:
             "",
         )
 
-    def _passed(self, frame: Frame, step: ast.Step) -> str:
+    def _passed(self, frame: Frame, step: ast.Step) -> tuple[str, str]:
         """The end condition of a step that holds now (so the step is passed at once), with
-        the numbers that decide it; empty if none holds."""
+        the numbers that decide it, and the label it names (`ends unless`); empty if none
+        holds."""
         self._bind(frame)
         saved = self.interp.trace
         try:
             for cond, _ in step.ends:
+                if isinstance(cond, ast.CheckStmt):
+                    failed = self._unmet(cond)
+                    if failed is None:
+                        continue
+                    message = failed.message or self.interp.holds(failed.req, failed.bound)[1]
+                    return message, str(cond.ref)
                 self.interp.trace = []
                 holds = bool(self.interp.eval(cond, {}))
                 if holds:
@@ -313,12 +321,13 @@ class Machine:
                     text = " ".join(self.source_of(cond.span).split()) if self.source_of else ""
                     shown = "; ".join(str(t) for t in trace if t.depth == 0)
                     said = f" `{text}`" if text else ""
-                    return f"its end condition{said} holds" + (f" ({shown})" if shown else "")
+                    held = f"its end condition{said} holds" + (f" ({shown})" if shown else "")
+                    return held, ""
         finally:
             self.interp.trace = saved
             if self.frames:
                 self._bind(self.frames[-1])
-        return ""
+        return "", ""
 
     def perform(self, allow: ast.Allow, env: dict[str, Any]) -> None:
         """Check and run one allowed action, then settle. CheckFailed escapes."""
@@ -362,7 +371,25 @@ class Machine:
                 self._start_pending(frame, frame.resume_to)
                 return True
         for cond, then in step.ends:
-            if self.interp.eval(cond, {}):
+            if self._ends(cond):
                 self._enter(frame, then)
                 return True
         return False
+
+    def _ends(self, cond: ast.Expr | ast.CheckStmt) -> bool:
+        """Whether a step's end condition holds: its expression, or (`ends unless`) the
+        failure of its requirement."""
+        if isinstance(cond, ast.CheckStmt):
+            return self._unmet(cond) is not None
+        return bool(self.interp.eval(cond, {}))
+
+    def _unmet(self, st: ast.CheckStmt) -> CheckFailed | None:
+        """The failure of the requirement an `ends unless` names, None where it holds."""
+        lenient, self.interp.lenient = self.interp.lenient, None
+        try:
+            self.interp.check(st, {})
+        except CheckFailed as failed:
+            return failed
+        finally:
+            self.interp.lenient = lenient
+        return None

@@ -433,7 +433,8 @@ class Referee:
         except NotAllowed as err:
             if self.interp.coverage is not None:
                 self.interp.coverage.action(ev.action, False)
-            return [self._violation(ev, err.clause, "", err.message, [])]
+            clause, _, label = err.clause.partition("/")  # a label where a step's skip names one
+            return [self._violation(ev, clause, label, err.message, [])]
         env = self._args(allow.params, raw, ev.path)
         env["by"] = by
         self.interp.relied = set()

@@ -628,7 +628,10 @@ class InvariantProver(Counterexamples):
         for cond in conds:
             with tr.apart() as (read, used):  # read only if the proof needs it
                 try:
-                    term = z3.Not(tr.expr(cond, {}))
+                    if isinstance(cond, ast.CheckStmt):  # `ends unless`: the requirement holds
+                        term = tr.requirement(cond, {})
+                    else:
+                        term = z3.Not(tr.expr(cond, {}))
                 except (Untranslatable, *SLIPS) as err:
                     if tr.strict:  # a failure must be a position the rules can reach
                         raise Untranslatable(f"the step's condition: {err}") from err
