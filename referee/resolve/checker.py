@@ -346,8 +346,8 @@ class Checker(ExpressionChecker):
                     self.check_stmt(cond, env)
                 else:
                     self.expect(cond, env, BOOL)
-                if then and then not in steps:
-                    self.unknown(s.span, f"step of procedure {d.name}", then, sorted(steps))
+                if then and then not in steps:  # located at its condition's line
+                    self.unknown(cond.span, f"step of procedure {d.name}", then, sorted(steps))
         for trig in d.triggers + [t for s in d.steps for t in s.triggers]:
             self.expect(trig.cond, env, BOOL)
             self.stmts(trig.body, env, d)
