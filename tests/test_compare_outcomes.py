@@ -94,7 +94,7 @@ def test_the_same_verdicts_another_overrun_and_winner(capsys: pytest.CaptureFixt
     """Without D-walk-into-overrun the force walking in is spared and overruns the other way:
     every event stays legal, the overrun and the winner change."""
     c = run(capsys, str(SPLIT), "--format", "json")
-    assert len(c["variants"]) == 40
+    assert len(c["variants"]) == 45
     assert c["differences"] == []
     assert c["outcomes"] == [
         {
@@ -125,7 +125,7 @@ def test_the_same_verdicts_another_overrun_and_winner(capsys: pytest.CaptureFixt
 
 def test_the_same_verdicts_another_outcome_as_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, str(SPLIT)) == [
-        f"{SPLIT}: 40 variants against printing gmt-later and the default overlays",
+        f"{SPLIT}: 45 variants against printing gmt-later and the default overlays",
         "  outcomes that differ:",
         "  without D-walk-into-overrun",
         "    event 2:",
@@ -141,7 +141,7 @@ def test_the_same_verdicts_another_outcome_as_text(capsys: pytest.CaptureFixture
         " not in base",
         "    the end in base:         tokugawa wins at once (2.1) in week 3",
         "    the end in this variant: ishida wins at once (2.1) in week 3",
-        "  no change under the 39 other variants",
+        "  no change under the 44 other variants",
     ]
 
 
@@ -208,7 +208,7 @@ def test_a_changed_verdict_in_full_as_text(capsys: pytest.CaptureFixture[str]) -
         "                              road = {a: Kyoto, b: Minakuchi, highway: Tokaido,"
         " source: bga-map}",
         "                              earlier_uses = 1",
-        "                            (overlays that differ: E-pickup, E-road-once)",
+        "                            (overlays that differ: E-road-once)",
     ]
 
 
@@ -269,7 +269,7 @@ def test_only_the_variants_named(
 def test_only_a_group_of_decisions(capsys: pytest.CaptureFixture[str]) -> None:
     c = run(capsys, str(SPLIT), "--only", "decisions", "--format", "json")
     # D-2011-chapter-9 is in force with the first printing: its variant is that printing's
-    assert c["variants"][0] == "printing gmt-2011" and len(c["variants"]) == 34
+    assert c["variants"][0] == "printing gmt-2011" and len(c["variants"]) == 39
     assert all(v.startswith("without D-") for v in c["variants"][1:])
     assert [o["variant"] for o in c["outcomes"]] == ["without D-walk-into-overrun"]
 
@@ -332,16 +332,16 @@ def test_a_bad_until(capsys: pytest.CaptureFixture[str]) -> None:
 # ------------------------------------------------------------------ --games
 
 
-# seeds 1 and 2: each game changes its verdict both without D-lc-uses and without D-mori-cost
+# seeds 6 and 7: each game changes its verdict both without D-lc-uses and without D-mori-cost
 GAMES = (
-    "--games", "2", "--seed", "1", "--weeks", "1",
+    "--games", "2", "--seed", "6", "--weeks", "1",
     "--only", "D-lc-uses", "D-mori-cost", "S-split",
 )  # fmt: skip
 
 
 def test_games_counted_by_variant(capsys: pytest.CaptureFixture[str]) -> None:
     g = run(capsys, *GAMES, "--format", "json")
-    assert (g["games"], g["seeds"], g["until"], g["events"]) == (2, [1, 2], "week > 1", 92)
+    assert (g["games"], g["seeds"], g["until"], g["events"]) == (2, [6, 7], "week > 1", 82)
     assert g["stopped"] == {"the condition to stop holds": 2}
     assert g["failed"] == []
     rows = [
@@ -349,8 +349,8 @@ def test_games_counted_by_variant(capsys: pytest.CaptureFixture[str]) -> None:
         for r in g["variants"]
     ]
     assert rows == [
-        ("without D-lc-uses", [1, 2], {"3.3/loyalty-pays": 2}, [], {}),
-        ("without D-mori-cost", [1, 2], {"7.1/stack-limit": 2}, [], {}),
+        ("without D-lc-uses", [6, 7], {"3.3/loyalty-pays": 2}, [], {}),
+        ("without D-mori-cost", [6, 7], {"7.1/stack-limit": 2}, [], {}),
         ("without S-split", [], {}, [], {}),
     ]
     assert [(r["verdict_changes"], r["outcome_changes"]) for r in g["variants"]] == [
@@ -362,7 +362,7 @@ def test_games_counted_by_variant(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_games_as_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, *GAMES) == [
-        "2 random legal game(s) (seeds 1 to 2, until week > 1; 92 events): 3 variants against"
+        "2 random legal game(s) (seeds 6 to 7, until week > 1; 82 events): 3 variants against"
         " printing gmt-later and the default overlays",
         "  variant              verdicts  most often (games)    outcomes  most often (games)",
         "  without D-lc-uses       2/2    3.3/loyalty-pays (2)     0/2",
@@ -372,41 +372,41 @@ def test_games_as_a_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_games_from_another_seed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """The seeds are those `referee play` plays: seed 6 is the game `play --seed 6` prints,
-    whose event 25 pays with a loyalty challenge card."""
-    argv = ("--games", "1", "--seed", "6", "--weeks", "1", "--only", "D-lc-uses")
+    """The seeds are those `referee play` plays: seed 10 is the game `play --seed 10` prints,
+    whose event 42 pays with a loyalty challenge card."""
+    argv = ("--games", "1", "--seed", "10", "--weeks", "1", "--only", "D-lc-uses")
     g = run(capsys, *argv, "--format", "json")
-    assert (g["seeds"], g["events"]) == ([6], 40)
-    assert g["variants"][0]["verdict_games"] == [6]
-    assert main(["play", "--seed", "6", "--weeks", "1"]) == 0
+    assert (g["seeds"], g["events"]) == ([10], 46)
+    assert g["variants"][0]["verdict_games"] == [10]
+    assert main(["play", "--seed", "10", "--weeks", "1"]) == 0
     record = tmp_path / "game.yaml"
     record.write_text(capsys.readouterr().out)
     c = run(capsys, str(record), "--only", "D-lc-uses", "--format", "json")
     assert [(d["index"], d["base"], d["other"], d["later"]) for d in c["differences"]] == [
-        (25, "legal", "illegal 3.3/loyalty-pays", 0)
+        (42, "legal", "illegal 3.3/loyalty-pays", 0)
     ]
 
 
 def test_a_judgement_that_fails_is_said_and_the_others_counted(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A record the referee fails on (here a stand-in for a bug: game 1 under one variant) is
+    """A record the referee fails on (here a stand-in for a bug: game 6 under one variant) is
     named, with why; every other judgement is counted all the same; exit 2."""
     import referee.run.compare as compare_module
 
     real = compare_module.check_record
 
     def check_record(spec: Any, path: Path, choice: Any, keep_going: bool, **kw: Any) -> Any:
-        if path.name == "game-0001.yaml" and choice.off == ["D-mori-cost"]:
+        if path.name == "game-0006.yaml" and choice.off == ["D-mori-cost"]:
             raise ValueError("a stand-in for a bug")
         return real(spec, path, choice, keep_going, **kw)
 
     monkeypatch.setattr(compare_module, "check_record", check_record)
     assert main(["compare", *GAMES]) == 2
     assert capsys.readouterr().out.splitlines() == [
-        "2 random legal game(s) (seeds 1 to 2, until week > 1; 92 events): 3 variants against"
+        "2 random legal game(s) (seeds 6 to 7, until week > 1; 82 events): 3 variants against"
         " printing gmt-later and the default overlays",
-        "  game seed 1 could not be judged under without D-mori-cost: the referee failed on it"
+        "  game seed 6 could not be judged under without D-mori-cost: the referee failed on it"
         " (ValueError: a stand-in for a bug)",
         "  variant              verdicts  most often (games)    outcomes  most often (games)",
         "  without D-lc-uses       2/2    3.3/loyalty-pays (2)     0/2",

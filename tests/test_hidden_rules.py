@@ -27,7 +27,10 @@ def test_sekigahara_declares_who_sees_what() -> None:
     assert state["mori_box"].viewer == "everybody"
     assert state["garrison"].clauses == ["3.1", "8.9.2"]
     events = [s for s in h.seen if s.kind == "event"]
-    assert len(events) == 29
+    assert len(events) == 30
+    # the blocks inside a castle stay on edge, declared or named in a retreat's stance (8.9.2)
+    inside = [(s.target(), s.viewer) for s in events if s.target().endswith(".in_castle")]
+    assert inside == [("declare.in_castle", "actor"), ("stance.in_castle", "actor")]
     muster = [s for s in events if s.name == "muster"]
     assert [(m.viewer, m.when is not None) for m in muster] == [
         ("everybody", True),

@@ -57,10 +57,23 @@ def test_a_definition_reading_state_inside_a_record_literal_is_not_pure(spec: Sp
 def test_a_kept_value_still_names_the_overlays_it_relied_on(spec: Spec) -> None:
     rules = interpreter(spec, "D-disk-control")
     assert rules.call("castle_controller", "Ueda") == "ishida"
+    assert rules.relied == set()  # Ueda's disk alone: both readings give it to Ishida
+    units_at = spec.sym.values["units_at"]
+    date = next(f for f in spec.components.collections["faces"] if f["id"] == "date-2")
+    rules.write_state(units_at, ("Ueda", "tokugawa"), (date,))
+    # a Tokugawa block beside the disk: the disk keeps Ueda for Ishida (read without the
+    # decision, Tokugawa would hold it), so the value relies on D-disk-control
+    assert rules.call("castle_controller", "Ueda") == "ishida"
     assert "D-disk-control" in rules.relied
     rules.relied = set()  # as each event starts afresh
     assert rules.call("castles_held", "ishida") == 4  # castle_controller of Ueda kept
     assert "D-disk-control" in rules.relied
+    base = interpreter(spec)
+    base.write_state(units_at, ("Ueda", "tokugawa"), (date,))
+    assert (base.call("castle_controller", "Ueda"), base.call("castles_held", "ishida")) == (
+        "tokugawa",
+        3,
+    )
 
 
 def test_kept_values_change_no_verdict(

@@ -230,7 +230,7 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
         "    The week, step turn_a",
         "    The turn, step first_moves",
         "    Movement phase (active: tokugawa), step moving",
-        "  printing gmt-later; overlays in force: 5 clarifications, 33 decisions",
+        "  printing gmt-later; overlays in force: 5 clarifications, 38 decisions",
     ]
     units = lines.index("  units_at (4.1 Locations in general)")
     assert lines[units + 1 : units + 7] == [
