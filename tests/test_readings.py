@@ -115,6 +115,7 @@ def test_the_readings_cover_every_chapter() -> None:
         "r8-ch8",
         "r8-ch9",
         "r9-changed",
+        "r10-stance",
         "fb-a",
         "fb-b",
         "fb-c",
