@@ -777,7 +777,7 @@ def test_more_than_two_blocks_cannot_stay_inside(
     record["position"]["state"]["units_at"]["Osaka"]["ishida"] += ["ukita-3", "mori-gun"]
     first = assert_illegal_at(tmp_path, capsys, record, 1, "8.9.2/more-than-two-outside")
     assert first["message"] == (
-        "ishida has 3 blocks here: more than 2 must fight outside, so it cannot stay inside"
+        "ishida has 3 blocks here: more than 2 must fight outside, so staying inside or not is no choice of ishida's"
     )
 
 
