@@ -134,32 +134,21 @@ class Game:
         except RefereeError as err:
             raise _error(err, RecordError, source) from None
         self._session = session
-        unreachable = session.unreachable
-        if unreachable is not None:  # as `referee check` refuses it: no game stands there
+        # a starting position check refuses, or an illegal event of the record's own
+        unreachable, refused = session.unreachable, session.refused
+        first = unreachable or refused
+        if first is not None:
+            v = first.violations[0]
             session.close()
-            v = unreachable.violations[0]
-            where = Problem(
-                str(source),
-                v.line,
-                v.column,
-                cannot_arise(v),
-                "a Game starts from a position some game reaches",
-                v.clause,
+            said, hint = (
+                (cannot_arise(v), "a Game starts from a position some game reaches")
+                if unreachable is not None
+                else (
+                    f"event {v.index} ({v.action}) is illegal: {v.cites} {v.message}",
+                    "a Game starts from a record's legal events",
+                )
             )
-            raise RecordError([where])
-        refused = session.refused
-        if refused is not None:
-            session.close()
-            v = refused.violations[0]
-            where = Problem(
-                str(source),
-                v.line,
-                v.column,
-                f"event {v.index} ({v.action}) is illegal: {v.cites} {v.message}",
-                "a Game starts from a record's legal events",
-                v.clause,
-            )
-            raise RecordError([where])
+            raise RecordError([Problem(str(source), v.line, v.column, said, hint, v.clause)])
 
     # ------------------------------------------------------------ events
 
