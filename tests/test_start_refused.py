@@ -122,3 +122,14 @@ def test_show_stands_at_it_and_says_so(capsys: pytest.CaptureFixture[str]) -> No
     )
     # the position as given: five loyalty challenges, none of the record's events applied
     assert result["state"]
+
+
+@pytest.mark.parametrize("form", ["svg", "html"])
+def test_show_draws_it_refused(form: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", str(UNREACHABLE), "--format", form]) == 1
+    out = capsys.readouterr().out
+    assert f"{UNREACHABLE}: the position the record starts from" in out
+    assert "(it has no events)" not in out  # it has one: none is applied
+    assert f"ILLEGAL: {CITES} (Cards): a side&#x27;s cards" in out or (
+        f"ILLEGAL: {CITES} (Cards): a side's cards" in out
+    )
