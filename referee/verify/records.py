@@ -157,7 +157,7 @@ class Counterexamples:
                         prm.name: tr.wrap(prm.type, cst)
                         for prm, cst in zip(d.params, keys, strict=False)
                     }
-                    default = self.start_value(tr, cells, d, env)
+                    default = tr.expr(d.value, env)
                 except (Untranslatable, *SLIPS):
                     default = None
                 shown = [
@@ -165,23 +165,6 @@ class Counterexamples:
                 ]
                 out.append((name, shown, value, default))
         return out
-
-    @staticmethod
-    def start_value(
-        tr: StepTranslator, cells: dict[str, Cell], d: ast.StateDecl, env: dict[str, Any]
-    ) -> Any:
-        """A cell's starting value as the referee works it out from a record's position: the
-        cells a record may give (``cells``) as the model has them, any other at its own
-        starting value (a castle's owner starts from who besieges it: where the record cannot
-        say, nobody). A cell the model leaves at a starting value read from cells no record
-        gives would be left out, and the referee, starting elsewhere, would not be at rest."""
-        saved = tr.cells, tr.initial, tr.at_start, tr.forgotten, tr.before_mode
-        tr.cells, tr.initial, tr.forgotten = dict(cells), dict(tr.initial), set()
-        tr.at_start, tr.before_mode = True, False
-        try:
-            return tr.expr(d.value, env)
-        finally:
-            tr.cells, tr.initial, tr.at_start, tr.forgotten, tr.before_mode = saved
 
     def item_text(self, t: ast.TypeRef, key: str) -> str:
         """A key as a record's position gives it: an item without a name (``#3``) by its
