@@ -42,6 +42,7 @@ from referee.resolve.overlays import Choice, apply, in_force
 from referee.run import moves_report as _moves_report
 from referee.run import play as _play
 from referee.run.moves import MAX_JUDGED, MAX_SECONDS
+from referee.run.replay import cannot_arise
 from referee.run.session import Judged, Session
 
 # A value of the game's state as a record writes it: names for the items of the spec's
@@ -107,7 +108,9 @@ class LegalEvents:
 class Game:
     """A game one event at a time (``push``, ``pop``, ``legal_events``), from a record (a
     path, a YAML, JSON or notation text, a mapping) or, given None, the set-up of ``game``.
-    A record whose own events include an illegal one raises RecordError, naming it."""
+    A record whose own events include an illegal one raises RecordError, naming it; so does
+    one whose starting position cannot arise (``referee check`` refuses it, kind position),
+    naming the invariant it breaks."""
 
     def __init__(
         self,
@@ -131,19 +134,21 @@ class Game:
         except RefereeError as err:
             raise _error(err, RecordError, source) from None
         self._session = session
-        refused = session.refused
-        if refused is not None:
+        # a starting position check refuses, or an illegal event of the record's own
+        unreachable, refused = session.unreachable, session.refused
+        first = unreachable or refused
+        if first is not None:
+            v = first.violations[0]
             session.close()
-            v = refused.violations[0]
-            where = Problem(
-                str(source),
-                v.line,
-                v.column,
-                f"event {v.index} ({v.action}) is illegal: {v.cites} {v.message}",
-                "a Game starts from a record's legal events",
-                v.clause,
+            said, hint = (
+                (cannot_arise(v), "a Game starts from a position some game reaches")
+                if unreachable is not None
+                else (
+                    f"event {v.index} ({v.action}) is illegal: {v.cites} {v.message}",
+                    "a Game starts from a record's legal events",
+                )
             )
-            raise RecordError([where])
+            raise RecordError([Problem(str(source), v.line, v.column, said, hint, v.clause)])
 
     # ------------------------------------------------------------ events
 

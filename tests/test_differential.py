@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from referee.compile import closures
 from referee.compile.interp import Evaluator
 from referee.compile.spec import SPEC_ROOT, Spec, load_spec, reference_interpreter
 from referee.errors import RefereeError
@@ -118,13 +119,13 @@ def test_the_reference_walks_the_tree(spec: Spec) -> None:
 
 def test_a_difference_would_be_seen(spec: Spec, monkeypatch: pytest.MonkeyPatch) -> None:
     """A compiled count one too many: the verdicts differ, the test above would fail."""
-    compile_node = Evaluator._compile
+    compile_node = closures.compile_node
 
-    def off_by_one(self: Evaluator, e: ast.Expr) -> Callable[[dict[str, Any]], Any]:
-        made = compile_node(self, e)
+    def off_by_one(ev: Evaluator, e: ast.Expr) -> Callable[[dict[str, Any]], Any]:
+        made = compile_node(ev, e)
         return (lambda env: made(env) + 1) if isinstance(e, ast.Count) else made
 
-    monkeypatch.setattr(Evaluator, "_compile", off_by_one)
+    monkeypatch.setattr(closures, "compile_node", off_by_one)
     compiled, reference = both(
         dataclasses.replace(spec, _free={}), ROOT / "examples" / "weeks-1-2.yaml"
     )

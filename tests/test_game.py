@@ -42,6 +42,15 @@ def without_events(data: dict[str, Any]) -> dict[str, Any]:
 def test_pushing_each_event_agrees_with_check(path: Path) -> None:
     data = yaml.load(path.read_text(), Loader=_AsWritten)  # noqa: S506 - a safe loader
     verdict = referee.check(path)
+    position = next((v for v in verdict.violations if v.kind == "position"), None)
+    if position is not None:
+        # a starting position check refuses: no Game stands there, refused with its clause
+        with pytest.raises(referee.RecordError) as err:
+            referee.Game(without_events(data), name=str(path))
+        (problem,) = err.value.problems
+        assert problem.clause == position.clause and problem.line > 0  # at its position
+        assert f"the starting position cannot arise: {position.cites} " in problem.message
+        return
     game = referee.Game(without_events(data), name=str(path))
     try:
         refused = None

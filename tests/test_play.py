@@ -136,7 +136,7 @@ def test_play_with_a_bad_condition(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.fixture(scope="module")
 def game(spec: Spec) -> list[dict[str, Any]]:
-    return play(spec, 2).events  # a game with battles, losses and retreats
+    return play(spec, 6).events  # a game with battles, losses and retreats
 
 
 def first(events: list[dict[str, Any]], action: str, pred: Any = lambda a: True) -> int:
@@ -403,21 +403,21 @@ def test_many_games_need_a_folder(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--out DIR" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("seed", [0, 36])  # a challenge refuted, a challenge that turns a block
+@pytest.mark.parametrize("seed", [12, 7])  # a challenge refuted, a challenge that turns a block
 def test_random_games_play_loyalty_challenges(
     spec: Spec, seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game = play(spec, seed)
     (challenge,) = [e["challenge"] for e in game.events if "challenge" in e]
-    assert ("refute" in challenge) == (seed == 0)
+    assert ("refute" in challenge) == (seed == 12)
     code, v = judge(tmp_path, capsys, {"game": "sekigahara", "events": game.events})
     assert code == 0, v
 
 
 def test_a_random_game_won_at_once_allows_no_more_events(spec: Spec) -> None:
-    """Seed 116 ends with an instant Ishida win in week 6: the invariants hold throughout, and
+    """Seed 766 ends with an instant Ishida win in week 6: the invariants hold throughout, and
     nothing is allowed after the win (2.1)."""
-    player = Player(spec, 116)
+    player = Player(spec, 766)
     player.events = []
     while not player.ref.machine.finished:
         event = player.step()

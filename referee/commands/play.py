@@ -11,6 +11,7 @@ from typing import Any
 
 from referee.commands.loading import _as_text, _load, _of_the_game
 from referee.commands.options import (
+    EXIT_ILLEGAL,
     EXIT_OK,
     _emit,
     _game_option,
@@ -28,6 +29,7 @@ from referee.run.batch import expand
 from referee.run.coverage import render as render_coverage
 from referee.run.coverage import table as coverage_table
 from referee.run.play import Game, play, play_many
+from referee.run.replay import render as render_verdict
 from referee.text import MAX_SHOWN, shown
 
 HELP = (
@@ -43,6 +45,8 @@ HELP = (
     ],
     [
         "0  played (to the end, to the --until condition, or as far as proposals go)",
+        "1  a --from record's starting position cannot arise (as `referee check` refuses"
+        " it): no game is played from it, the others are",
         "2  bad input or usage: an --until that is no condition, an --out folder that"
         " cannot be written",
     ],
@@ -111,6 +115,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.out is None and not args.coverage:
         start = starts[0] if starts else None
         game = play(spec, args.seed, until, explore=args.explore, start=start)
+        if game.refused is not None:
+            return _refused([game], args.quiet)
         if not args.quiet:
             _out(_as_text(game.record(spec, args.seed), args.format))
         if args.verbose:  # the record is the output: the rest goes beside it
@@ -151,11 +157,19 @@ def _play_out(
         coverage=args.coverage,
         explore=args.explore,
         starts=starts or None,
+        refused=True,
     )
+    code = _refused([g for g in games if g.refused is not None], args.quiet)
+    played = [
+        (name, seed, game)
+        for name, seed, game in zip(names, seeds * max(len(starts), 1), games, strict=True)
+        if game.refused is None
+    ]
+    games = [game for _, _, game in played]
     lines: list[str] = []
     written: list[dict[str, Any]] = []
     if folder is not None:
-        for name, seed, game in zip(names, seeds * max(len(starts), 1), games, strict=True):
+        for name, seed, game in played:
             text = _as_text(game.record(spec, seed), args.format)
             path = folder.write(f"{name}.{args.format}", text)
             written.append(
@@ -169,7 +183,7 @@ def _play_out(
             if args.verbose:
                 lines.append(f"{path}: {len(game.events)} events; stopped: {game.stopped}")
     if args.coverage:
-        return _coverage_table(args, spec, games, lines)
+        return _coverage_table(args, spec, games, lines) or code
     stopped = Counter(g.stopped for g in games)
     lines.append(
         f"{len(games)} game(s), {sum(len(g.events) for g in games)} events, written to"
@@ -177,7 +191,19 @@ def _play_out(
     )
     # with --out, --format json is the records' form and the summary's: an envelope
     _emit(args, {"out": str(args.out), "games": written}, _lines(lines))
-    return EXIT_OK
+    return code
+
+
+def _refused(games: list[Game], quiet: bool) -> int:
+    """The --from records whose starting position cannot arise, each said once on standard
+    error as `referee check` says it (no game is played from one): exit 1 if any is."""
+    said: set[str] = set()
+    for g in games:
+        assert g.refused is not None
+        if g.start not in said and not quiet:
+            print(render_verdict(g.refused), file=sys.stderr)
+        said.add(g.start)
+    return EXIT_ILLEGAL if games else EXIT_OK
 
 
 def _lines(lines: list[str]) -> str:

@@ -26,6 +26,7 @@ from referee.run.moves import MAX_JUDGED, MAX_SECONDS
 from referee.run.moves_report import Asked, Report, enumerate_moves, render
 from referee.run.position import _read
 from referee.run.position import render as render_position
+from referee.run.replay import cannot_arise
 from referee.run.session import Session
 from referee.text import shown
 
@@ -57,7 +58,8 @@ HELP = (
     ],
     [
         "0  every event typed was legal",
-        "1  an event typed was refused (and not applied)",
+        "1  an event typed was refused (and not applied); or the --from record's starting"
+        " position cannot arise (as `referee check` refuses it): nothing is read then",
         "2  bad input: an unreadable line or record, binary input, a bound reached",
     ],
 )
@@ -328,6 +330,10 @@ def cmd_table(args: argparse.Namespace) -> int:
     )
     try:
         table = Table(args, session, sys.stdout)
+        if session.unreachable is not None:  # as `referee check` refuses it: no play from it
+            v = session.unreachable.violations[0]
+            table.say(f"{args.start}:{v.line}:{v.column}: {cannot_arise(v)}")
+            return EXIT_ILLEGAL
         if session.refused is not None:
             v = session.refused.violations[0]
             table.say(

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.compile.builtins import args_key
+from referee.compile.closures import compile_args
 from referee.compile.interp import CheckFailed, Evaluator, _dedupe
 from referee.compile.shown import SHOWN_VALUE, brief
 from referee.compile.source import statements
@@ -182,7 +183,7 @@ class Interpreter(Evaluator):
         ):
             d = self.sym.values[st.target.func.id]
             assert isinstance(d, ast.StateDecl)
-            value_f, args_f = self.compiled(st.value), self._compile_args(st.target.args)
+            value_f, args_f = self.compiled(st.value), compile_args(self, st.target.args)
             read, write, op, clause = self._read_cell, self._set_by, st.op, st.clause
             keyed, plain = bool(d.params), self.plain_key(d.params)
 

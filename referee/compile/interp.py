@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from referee.budget import minus, plus, span_range, times
+from referee.budget import span_range
+from referee.compile import closures
 from referee.compile.builtins import _builtin, _unique, args_key, forget_keys, key_of
 from referee.compile.coverage import Coverage
 from referee.compile.shown import SHOWN_VALUE, brief, show
@@ -432,209 +433,17 @@ class Evaluator:
             theirs = bool(file) and not file.endswith(".rules")
             # the spec's own: Python source generated from the checked tree (source.py)
             ours = not (theirs or self.reference) and worth_it(e)
-            entry = self._code[id(e)] = (e, expression(self, e) if ours else self._compile(e))
+            entry = self._code[id(e)] = (
+                e,
+                expression(self, e) if ours else closures.compile_node(self, e),
+            )
             if theirs:
                 self._transient.append(id(e))
         return entry[1]
 
-    def _compile_args(self, nodes: list[ast.Expr]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
-        fns = [self.compiled(a) for a in nodes]
-        if len(fns) == 0:
-            return lambda env: ()
-        if len(fns) == 1:
-            (f0,) = fns
-            return lambda env: (f0(env),)
-        if len(fns) == 2:
-            f0, f1 = fns
-            return lambda env: (f0(env), f1(env))
-        return lambda env: tuple(f(env) for f in fns)
-
-    def _compile(self, e: ast.Expr) -> Callable[[dict[str, Any]], Any]:  # noqa: C901
-        """A closure for the common nodes, calling its children's closures directly; the
-        rest are evaluated by ``_eval_node``."""
-        c = self.compiled
-        if isinstance(e, (ast.IntLit, ast.StrLit, ast.BoolLit)):
-            value = e.value
-            return lambda env: value
-        if isinstance(e, ast.Name):
-            name = e.id
-            d = self.sym.values.get(name)
-            frame_of = self
-
-            if isinstance(d, ast.StateDecl):
-                read, state_decl = self.read_state, d
-
-                def global_value(env: dict[str, Any]) -> Any:
-                    if name in env:
-                        return env[name]
-                    if name in frame_of.frame:
-                        return frame_of.frame[name]
-                    return read(state_decl, ())
-
-                return global_value
-
-            def local_value(env: dict[str, Any]) -> Any:
-                if name in env:
-                    return env[name]
-                if name in frame_of.frame:
-                    return frame_of.frame[name]
-                return self._eval_node(e, env)
-
-            return local_value
-        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name):
-            callee = self.sym.values.get(e.func.id)
-            args = self._compile_args(e.args)
-            fname = e.func.id
-            if callee is None:
-                if fname == "shuffled":
-                    return lambda env: self.shuffled(args(env)[0])
-                return lambda env: _builtin(fname, args(env))
-            if isinstance(callee, ast.StateDecl):
-                if not callee.params:
-                    read, state_decl = self.read_state, callee
-                    return lambda env: read(state_decl, args(env))
-                read_cell, cell_decl = self._read_cell, callee
-                if self.plain_key(callee.params):
-
-                    def read_plain(env: dict[str, Any]) -> Any:
-                        a = args(env)
-                        return read_cell(cell_decl, a, a)
-
-                    return read_plain
-
-                def read_keyed(env: dict[str, Any]) -> Any:
-                    a = args(env)
-                    return read_cell(cell_decl, a, args_key(a))
-
-                return read_keyed
-            invoke, target = self._invoke, callee
-            if isinstance(callee, ast.Define) and not (callee.overlay or callee.decisions):
-                kept_call = self._kept_caller(callee)
-                return lambda env: kept_call(args(env))
-            return lambda env: invoke(target, args(env))
-        if isinstance(e, ast.BinOp):
-            op = e.op
-            if op in ("and", "or", "implies", "in") or (op in _OPS and op not in ("//", "%")):
-                left, right = c(e.left), c(e.right)
-                if op == "and":
-                    return lambda env: bool(left(env)) and bool(right(env))
-                if op == "or":
-                    return lambda env: bool(left(env)) or bool(right(env))
-                if op == "implies":
-                    return lambda env: not left(env) or bool(right(env))
-                if op == "in":
-                    return lambda env: left(env) in right(env)
-                if op in _COMPARE:  # the comparison inline, against a literal as it is
-                    both, to_literal = _COMPARE[op]
-                    if isinstance(e.right, (ast.IntLit, ast.StrLit, ast.BoolLit)):
-                        return to_literal(left, e.right.value)
-                    return both(left, right)
-                fn = _OPS[op]
-                return lambda env: fn(left(env), right(env))
-            return lambda env: self._binop(e, env)
-        if isinstance(e, ast.Field):
-            obj, field_name = e.obj, e.name
-            if isinstance(obj, ast.Name) and obj.id in self.sym.types:
-                type_name = obj.id
-                return lambda env: env[type_name][field_name] if type_name in env else field_name
-            of = c(obj)
-            return lambda env: of(env)[field_name]
-        if isinstance(e, ast.If):
-            cond, then, orelse = c(e.cond), c(e.then), c(e.orelse)
-            return lambda env: then(env) if cond(env) else orelse(env)
-        if isinstance(e, ast.ListLit):
-            return self._compile_args(e.items)
-        if isinstance(e, ast.Not):
-            operand = c(e.operand)
-            return lambda env: not operand(env)
-        if isinstance(e, (ast.Comp, ast.Count, ast.Sum)):
-            return self._compile_loop(e)
-        if isinstance(e, ast.Quant) and len(e.binders) == 1:
-            domain, name, body = c(e.binders[0].domain), e.binders[0].name, c(e.body)
-            if e.kind == "forall":
-                return lambda env: all(body({**env, name: x}) for x in domain(env))
-            return lambda env: any(body({**env, name: x}) for x in domain(env))
-        if isinstance(e, ast.RecordLit):
-            fields = [(name, c(value)) for name, value in e.fields]
-            return lambda env: {name: f(env) for name, f in fields}
-        if isinstance(e, ast.Index):
-            of, index_f, at = c(e.obj), c(e.index), self._item
-            return lambda env: at(of(env), index_f(env))
-        return lambda env: self._eval_node(e, env)
-
     def _item(self, o: Any, i: Any) -> Any:
         """``o[i]``: an item of a list by its place, or of a collection by its name."""
         return self._by_name(o, i) if isinstance(i, str) else o[i]
-
-    def _kept_caller(self, d: ast.Define) -> Callable[[tuple[Any, ...]], Any]:
-        """The call of a definition, given its arguments: a kept value is looked up here,
-        without the general path, when nothing is being traced."""
-        derived = self._kept_kinds().get(d.name)
-        invoke, invoke_kept, name = self._invoke, self._invoke_kept, d.name
-        if derived is None:
-            return lambda a: invoke(d, a)
-        plain = self.plain_key(d.params)
-
-        def call(a: tuple[Any, ...]) -> Any:
-            if self.trace is not None and self._depth <= self.trace_depth:
-                return invoke(d, a)
-            store = self._derived if derived else self._memo
-            key = (name, a) if plain else (name, args_key(a))
-            try:
-                hit = store.get(key)
-            except TypeError:  # an argument that cannot be a key
-                return invoke_kept(d, a, store, key)
-            if hit is None:
-                return invoke_kept(d, a, store, key)
-            # as _invoke_kept does with a kept value: its reads and reliances passed on
-            relied, reading = hit[2], self._reading
-            if relied:
-                self.relied |= relied
-            if reading:
-                outer = reading[-1]
-                outer[0].update(hit[1])
-                if relied:
-                    outer[1].update(relied)
-            return hit[0]
-
-        return call
-
-    def _compile_loop(self, e: ast.Comp | ast.Count | ast.Sum) -> Callable[[dict[str, Any]], Any]:
-        """A comprehension, a count or a sum over a domain, with an optional filter."""
-        domain, var = self.compiled(e.domain), e.var
-        where = self.compiled(e.where) if e.where is not None else None
-        if isinstance(e, ast.Count):
-
-            def count(env: dict[str, Any]) -> Any:
-                n = 0
-                for x in domain(env):
-                    if where is None or where({**env, var: x}):
-                        n += 1
-                return n
-
-            return count
-        value = self.compiled(e.value)
-        if isinstance(e, ast.Sum):
-
-            def total(env: dict[str, Any]) -> Any:
-                t = 0
-                for x in domain(env):
-                    scope = {**env, var: x}
-                    if where is None or where(scope):
-                        t += value(scope)
-                return t
-
-            return total
-
-        def comp(env: dict[str, Any]) -> Any:
-            out = []
-            for x in domain(env):
-                scope = {**env, var: x}
-                if where is None or where(scope):
-                    out.append(value(scope))
-            return tuple(out)
-
-        return comp
 
     def _eval_node(self, e: ast.Expr, env: dict[str, Any]) -> Any:  # noqa: C901 - one case a node
         if isinstance(e, ast.Name):
@@ -798,35 +607,7 @@ class Evaluator:
             return a in b
         if e.op in ("//", "%") and b == 0:
             raise fail(e.span, "division by zero")
-        return _OPS[e.op](a, b)
-
-
-_OPS: dict[str, Callable[[Any, Any], Any]] = {
-    "+": plus,  # integers bounded: see referee/budget.py
-    "-": minus,
-    "*": times,
-    "//": lambda a, b: a // b,
-    "%": lambda a, b: a % b,
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-}
-
-
-Code = Callable[[dict[str, Any]], Any]
-# The comparisons, compiled with their operands' closures inline: (both operands compiled,
-# the right one a literal)
-_COMPARE: dict[str, tuple[Callable[[Code, Code], Code], Callable[[Code, Any], Code]]] = {
-    "==": (lambda f, g: lambda env: f(env) == g(env), lambda f, k: lambda env: f(env) == k),
-    "!=": (lambda f, g: lambda env: f(env) != g(env), lambda f, k: lambda env: f(env) != k),
-    "<": (lambda f, g: lambda env: f(env) < g(env), lambda f, k: lambda env: f(env) < k),
-    "<=": (lambda f, g: lambda env: f(env) <= g(env), lambda f, k: lambda env: f(env) <= k),
-    ">": (lambda f, g: lambda env: f(env) > g(env), lambda f, k: lambda env: f(env) > k),
-    ">=": (lambda f, g: lambda env: f(env) >= g(env), lambda f, k: lambda env: f(env) >= k),
-}
+        return closures.OPS[e.op](a, b)
 
 
 def _param_names(d: ast.Decl) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.budget import minus, plus, times
+from referee.compile import closures
 from referee.compile.builtins import _builtin, args_key
 from referee.parse import ast
 
@@ -61,7 +62,7 @@ class _Gen:
         return f"{{**{env}, {locs}}}" if env else f"{{{locs}}}"
 
     def delegate(self, e: ast.Expr, scope: dict[str, str], env: str | None) -> str:
-        return f"{self.const(self.interp._compile(e))}({self.env_of(scope, env)})"
+        return f"{self.const(closures.compile_node(self.interp, e))}({self.env_of(scope, env)})"
 
     def args(self, nodes: list[ast.Expr], scope: dict[str, str], env: str | None) -> str:
         items = [self.expr(a, scope, env) for a in nodes]
@@ -97,7 +98,7 @@ class _Gen:
                     return f"READ_PLAIN({d}, {a})"
                 return f"READ_KEYED({d}, {a})"
             if isinstance(callee, ast.Define) and not (callee.overlay or callee.decisions):
-                return f"{self.const(self.interp._kept_caller(callee))}({a})"
+                return f"{self.const(closures.kept_caller(self.interp, callee))}({a})"
             return f"I._invoke({self.const(callee)}, {a})"
         if isinstance(e, ast.BinOp) and e.op not in ("//", "%"):
             left, right = self.expr(e.left, scope, env), self.expr(e.right, scope, env)

@@ -19,7 +19,7 @@ from referee.render.display import Display, load_display
 from referee.resolve.overlays import Choice
 from referee.run.position import event_of, out_of_range, read_state
 from referee.run.referee import Referee
-from referee.run.replay import expectations, open_referee
+from referee.run.replay import expectations, open_referee, refused_position
 from referee.run.verdict import Violation
 from referee.text import shown
 
@@ -55,7 +55,9 @@ class Replay:
     events: int
     steps: list[Step]
     first: int  # the event number of steps[0] (for a page holding a window of the record)
-    illegal: int | None  # the first illegal event's number, if the replay reached one
+    # the first illegal event's number, if the replay reached one (0: the starting position
+    # cannot arise)
+    illegal: int | None
     printing: str
     sides: list[str]
 
@@ -102,6 +104,11 @@ def _replay(
             raise out_of_range(ref, asked[0], asked[1], n)
         last = n if stop is None else stop
         ref.start()
+        unreachable = refused_position(ref)
+        if unreachable is not None:  # as `referee check` refuses it: drawn as given, refused
+            given = _step(ref, display, "start", None)
+            _judged(ref, given, unreachable.violations, 0)
+            return Replay(ref.record.doc.file, n, [given], 0, 0, ref.printing, sides)
         steps: list[Step] = []
         illegal = None
         first = 0

@@ -92,7 +92,8 @@ def heading(replay: Replay, step: Step) -> str:
     ev = step.event
     if ev is None:
         return (
-            f"{replay.file}: the position the record starts from (it has no events)"
+            f"{replay.file}: the position the record starts from"
+            + ("" if replay.events else " (it has no events)")
             if step.position == "start"
             else f"{replay.file}: the end of the record, after event {replay.events}"
         )

@@ -22,7 +22,7 @@ from referee.resolve.overlays import Choice
 from referee.run.moves import MAX_JUDGED, MAX_SECONDS, ActionMoves, Enumerator, Listed, Moves
 from referee.run.position import out_of_range
 from referee.run.referee import Referee
-from referee.run.replay import expectations, open_referee
+from referee.run.replay import CANNOT_ARISE, expectations, open_referee, refused_position
 from referee.run.trial import Mark
 from referee.run.verdict import Violation
 
@@ -177,12 +177,17 @@ def _check_name(ref: Referee, flag: str, name: str) -> None:
 
 def stand(ref: Referee, at: int | None) -> tuple[int, Violation | None]:
     """Apply the record's events before event ``at`` (all, without it), as far as they are
-    legal: how many were applied, and the first illegal one's violation, if any."""
+    legal: how many were applied, and the first illegal one's violation, if any. A
+    starting position that cannot arise is refused as `referee check` refuses it (event 0):
+    none of the record's events is applied."""
     events = ref.record.events
     n = len(events)
     if at is not None and not 1 <= at <= n:
         raise out_of_range(ref, "--at", at, n)
     ref.start()
+    unreachable = refused_position(ref)
+    if unreachable is not None:
+        return 0, unreachable.violations[0]
     for ev in events[: (at - 1) if at is not None else n]:
         mark = Mark(ref)
         violations = ref.judge(ev)
@@ -318,7 +323,13 @@ def render(report: Report) -> str:
     asked = report.asked
     where = f"before event {asked.at}" if asked.at is not None else "after its last event"
     lines = [f"{m.file}: {where} ({m.after} of {report.events} events applied)"]
-    if report.illegal is not None:
+    if report.illegal is not None and report.illegal["event"] == 0:
+        i = report.illegal
+        lines.append(
+            f"  {CANNOT_ARISE}: {i['cites']} {i['message']}; no game stands there, the events"
+            " it allows are listed all the same"
+        )
+    elif report.illegal is not None:
         i = report.illegal
         lines.append(
             f"  event {i['event']} ({i['action']}, line {i['line']}) is illegal: {i['cites']}"

@@ -31,8 +31,9 @@ from referee.resolve.overlays import Choice, base_printing
 from referee.resolve.types import BOOL, compatible
 from referee.run.batch import on_every_core
 from referee.run.referee import Referee
-from referee.run.replay import open_referee
+from referee.run.replay import CANNOT_ARISE, open_referee, refused_position
 from referee.run.trial import Mark, as_event, attempt, legal_quietly
+from referee.run.verdict import Verdict
 
 MAX_EVENTS = 20_000
 HEAD = ("printing", "overlays", "no_overlays", "position")  # kept from a starting record
@@ -49,6 +50,8 @@ class Game:
     # printing and overlays, and the position of the record it started from, if not the set-up
     head: dict[str, Any] = field(default_factory=dict)
     start: str = ""  # that record's name
+    # that record's verdict, when its starting position cannot arise: no game is played
+    refused: Verdict | None = None
 
     def record(self, spec: Spec, seed: int) -> dict[str, Any]:
         """The game as a record `referee check` reads."""
@@ -87,6 +90,7 @@ class Player:
         # what a record of the game keeps of the record it started from
         self.head: dict[str, Any] = {}
         self.deciding = False  # evaluating the --until condition
+        self.refused: Verdict | None = None  # the start's position cannot arise
         if start is None:
             doc = parse_document(f"game: {game.name if game else ''}\nevents: []\n", "<play>")
             self.ref = Referee(spec, Record(doc, game.name if game else ""), choice or Choice())
@@ -97,7 +101,7 @@ class Player:
             # then play goes on from a point drawn at random among its legal events.
             legal = self._replay(start, choice, coverage, None)
             played = self.rng.randint(0, legal)
-            if played < legal:
+            if played < legal and self.refused is None:
                 self.ref.release()
                 self._replay(start, choice, coverage, played)
         players = self.ref.sym.types.get(game.players) if game and game.players else None
@@ -114,6 +118,11 @@ class Player:
         self.ref.interp.coverage = coverage
         self.ref.start()
         self.events = []
+        # a position no game reaches is refused as `referee check` refuses it: no point of
+        # the record is one a legal game stands at
+        self.refused = refused_position(self.ref)
+        if self.refused is not None:
+            return 0
         for ev, written in zip(self.ref.record.events[:most], data["events"], strict=False):
             if not attempt(self.ref, ev):
                 break
@@ -227,7 +236,10 @@ class Player:
         return {action: ev.args} if attempt(self.ref, ev) else None
 
     def play(self, until: ast.Expr | None = None, limit: int = MAX_EVENTS) -> Game:
-        game = Game(self.events, head=self.head)
+        game = Game(self.events, head=self.head, refused=self.refused)
+        if self.refused is not None:
+            game.stopped = f"{CANNOT_ARISE}: {self.refused.violations[0].cites}"
+            return game
         while len(self.events) < limit:
             top = self.ref.machine.top
             if top is None or top.step is None or not top.step.allows:
@@ -400,12 +412,16 @@ def play_many(
     explore: bool = False,
     starts: list[Path] | None = None,
     max_events: int = MAX_EVENTS,
+    refused: bool = False,
 ) -> list[Game]:
     """One game a seed, on every core; the games in the seeds' order. With ``starts``,
     one game a seed from each of those records' positions (and legal events) instead of
-    from the set-up, record by record."""
+    from the set-up, record by record. A record whose starting position cannot arise
+    gives no game: with ``refused``, a game of no events that holds its refusal stands
+    in its place (``Game.refused``)."""
     args = (spec, until, choice, coverage, explore, max_events)
     items: list[int | tuple[int, Source]] = list(seeds)
     if starts is not None:
         items = [(seed, start) for start in starts for seed in seeds]
-    return on_every_core(_play_seed, items, _setup, args, progress, "games")
+    games = on_every_core(_play_seed, items, _setup, args, progress, "games")
+    return games if refused else [g for g in games if g.refused is None]

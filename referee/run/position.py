@@ -24,7 +24,7 @@ from referee.records.record import Event, Source, record_name
 from referee.resolve.overlays import Choice
 from referee.resolve.symbols import Symbols
 from referee.run.referee import Referee
-from referee.run.replay import expectations, open_referee
+from referee.run.replay import CANNOT_ARISE, expectations, open_referee, refused_position
 from referee.run.verdict import Violation
 from referee.text import shown
 
@@ -89,6 +89,11 @@ def _show(spec: Spec, path: Source, choice: Choice, at: int | None, after: int |
         else:
             count, named = n, events[-1] if events else None
         ref.start()
+        unreachable = refused_position(ref)
+        if unreachable is not None:  # refused as `referee check` refuses it: no event applied
+            pos = _read(ref, 0, events[0] if events else None, True, unreachable.violations[0])
+            pos.asked = f"--at {at}" if at is not None else f"--after {after}" if after else ""
+            return pos
         for ev in events[:count]:
             violations = ref.judge(ev)
             if violations:
@@ -413,7 +418,9 @@ def render(pos: Position, runs: bool = True) -> str:
     """The position as text; ``runs``: a long list with repeats counts each run."""
     out: list[str] = []
     ev = pos.event
-    if pos.illegal is not None:
+    if pos.illegal is not None and pos.illegal["index"] == 0:
+        out.append(f"{pos.file}: the position the record starts from")
+    elif pos.illegal is not None:
         out.append(f"{pos.file}: the position before event {pos.at} of {pos.events}")
     elif ev is None:
         out.append(f"{pos.file}: the position the record starts from (it has no events)")
@@ -427,10 +434,12 @@ def render(pos: Position, runs: bool = True) -> str:
     if pos.illegal is not None:
         v = pos.illegal
         asked = f"{pos.asked}: " if pos.asked else ""
-        out.append(
-            f"  {asked}event {v['index']} is illegal, so the position shown is before it:"
-            f" {v['cites']}" + (f" ({v['title']})" if v["title"] else "")
+        what = (
+            f"{CANNOT_ARISE}, so it is shown as given:"
+            if v["index"] == 0
+            else f"event {v['index']} is illegal, so the position shown is before it:"
         )
+        out.append(f"  {asked}{what} {v['cites']}" + (f" ({v['title']})" if v["title"] else ""))
         out.append(f"    {v['message']}")
     out.append(f"  rules: {pos.summary}" if pos.summary else "  rules:")
     for f in pos.frames:

@@ -111,6 +111,30 @@ def open_referee(spec: Spec, path: Source, choice: Choice) -> Referee:
     return Referee(spec, record, merged)
 
 
+def refused_position(ref: Referee) -> Verdict | None:
+    """The verdict `referee check` gives a record whose starting position no game reaches
+    (Referee.unreachable, on a started referee): illegal at event 0, kind "position", no event
+    judged; None for a position no invariant refuses (or the set-up). The commands that
+    stand at a record's position (play --from, moves, show, table, Game) refuse it so."""
+    v = ref.unreachable()
+    if v is None:
+        return None
+    verdict = Verdict(
+        ref.record.doc.file, False, len(ref.record.events), 0, ref.printing, ref.overlays, [v]
+    )
+    verdict.kinds = {o: ref.sym.overlays[o].kind for o in ref.overlays if o in ref.sym.overlays}
+    verdict.relied = v.relied
+    return verdict
+
+
+CANNOT_ARISE = "the starting position cannot arise"
+
+
+def cannot_arise(v: Violation) -> str:
+    """A refused starting position in a line: the clause it breaks and its message."""
+    return f"{CANNOT_ARISE}: {v.cites}" + (f" ({v.title})" if v.title else "") + f": {v.message}"
+
+
 def _bundled_spec(spec: Spec, name: str) -> Spec | None:
     """The spec of the bundled game a record names, when the spec at hand is another bundled
     game's (not a folder given with --spec): records say which game they are of."""
@@ -312,7 +336,7 @@ def render(verdict: Verdict) -> str:
             what += " (as the record expects)" if v.as_expected else ""
             which = f"event {v.index} ({v.action}) {what}"
             if v.kind == "position":
-                which = "the starting position cannot arise"
+                which = CANNOT_ARISE
                 which += " (as the record expects)" if v.as_expected else ""
             out.append(
                 f"{verdict.file}:{v.line}:{v.column}: {which}:"

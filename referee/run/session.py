@@ -28,9 +28,15 @@ from referee.resolve.overlays import Choice
 from referee.run import alternatives
 from referee.run.moves import MAX_JUDGED, MAX_SECONDS, Enumerator, Moves
 from referee.run.referee import Referee
-from referee.run.replay import _happened, _outcome, expectations, open_referee
+from referee.run.replay import (
+    _happened,
+    _outcome,
+    expectations,
+    open_referee,
+    refused_position,
+)
 from referee.run.trial import Mark
-from referee.run.verdict import TOLD_LISTED, Violation
+from referee.run.verdict import TOLD_LISTED, Verdict, Violation
 
 PUSHED = "<pushed>"  # how messages name an event pushed as data
 TYPED = "<table>"  # and one typed in the notation
@@ -101,7 +107,10 @@ class Session:
         self.written: list[dict[str, Any]] = []
         self._docs: list[tuple[Document, Event]] = []
         self.refused: Judged | None = None  # the record's own first illegal event, if any
-        for ev in list(self.ref.record.events):
+        # the record's verdict when its starting position cannot arise (as `referee check`
+        # refuses it): no event of it is judged, and no game goes on from it
+        self.unreachable: Verdict | None = refused_position(self.ref)
+        for ev in list(self.ref.record.events) if self.unreachable is None else []:
             judged = self._judge(ev, self.ref.record.doc)
             if not judged.legal:
                 self.refused = judged
