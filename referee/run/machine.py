@@ -266,6 +266,13 @@ class Machine:
                 if st is f.step:  # a procedure under way waits for the one on top
                     # which the step that allows the action, naming its clause, orders
                     where = st.clause or due
+                    over, why = self._passed(f, st)
+                    if over:  # and the step ends when it comes back: the action was taken
+                        return (
+                            f": step {st.name} of {_lower(f.proc.title)} ({where}) is over"
+                            f" ({over}); {_lower(frame.proc.title)} ({due}) is under way",
+                            why or where,
+                        )
                     order = f", as {where} orders" if where != due else ""
                     return f": {_lower(frame.proc.title)} ({due}) comes first{order}", where
                 passed, why = self._passed(f, st)
