@@ -64,6 +64,21 @@ def mini_game(tmp_path: Path) -> Callable[[str], Path]:
 
 
 @pytest.fixture
+def schema_game(mini_game: Callable[[str], Path]) -> Callable[[str], Path]:
+    """A mini game (as ``mini_game``) beside the bundled record schema, so that its records
+    are read as the bundled games' are."""
+
+    def make(text: str) -> Path:
+        folder = mini_game(text)
+        schema = folder.parent / "schema"
+        if not schema.exists():
+            shutil.copytree(SPEC_ROOT / "schema", schema)
+        return folder
+
+    return make
+
+
+@pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A disk cache of its own, on, and an empty process cache; the folder of the signed entries."""
     monkeypatch.delenv("REFEREE_NO_CACHE", raising=False)

@@ -5,14 +5,12 @@ holding wherever the step's events are played (its at-rest term), and loses that
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from referee.cli import main
-from tests.referee_helpers import ROOT
 
 RULES = """game g "G"
   start p
@@ -53,15 +51,8 @@ ENDS = "      ends unless 1.2/small(n) then b\n"
 
 
 @pytest.fixture
-def game(mini_game: Callable[[str], Path]) -> Callable[[str], Path]:
-    def make(text: str) -> Path:
-        folder = mini_game(text)
-        schema = folder.parent / "schema"
-        if not schema.exists():
-            shutil.copytree(ROOT / "referee" / "games" / "schema", schema)
-        return folder
-
-    return make
+def game(schema_game: Callable[[str], Path]) -> Callable[[str], Path]:
+    return schema_game
 
 
 def record(tmp_path: Path, k: int) -> Path:

@@ -6,14 +6,12 @@ the first began was refused as though a stance could follow the siege)."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from referee.cli import main
-from tests.referee_helpers import ROOT
 
 RULES = """game g "G"
   start p
@@ -45,15 +43,8 @@ end
 
 
 @pytest.fixture
-def game(mini_game: Callable[[str], Path]) -> Callable[[str], Path]:
-    def make(text: str) -> Path:
-        folder = mini_game(text)
-        schema = folder.parent / "schema"
-        if not schema.exists():
-            shutil.copytree(ROOT / "referee" / "games" / "schema", schema)
-        return folder
-
-    return make
+def game(schema_game: Callable[[str], Path]) -> Callable[[str], Path]:
+    return schema_game
 
 
 @pytest.mark.parametrize(
