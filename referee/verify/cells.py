@@ -14,6 +14,7 @@ import z3
 from referee.parse import ast
 from referee.resolve.symbols import Symbols
 from referee.verify.common import Untranslatable, enum
+from referee.verify.reuse import counted, region
 from referee.verify.terms import Translator
 from referee.verify.values import (
     ABSENT,
@@ -87,11 +88,12 @@ class StateModel(Translator):
     def apart(self) -> Iterator[tuple[set[str], set[str]]]:
         """What is translated inside is noted apart: the declarations and clauses it reads."""
         saved = self.read, self.used
-        self.read, self.used = set(), set()
-        try:
-            yield self.read, self.used
-        finally:
-            self.read, self.used = saved
+        with region() as read:  # its lookups count where its reads join the proof's
+            self.read, self.used = read, set()
+            try:
+                yield self.read, self.used
+            finally:
+                self.read, self.used = saved
 
     # ------------------------------------------------------------ sorts and fresh values
     def enum_sort(self, name: str) -> tuple[z3.SortRef, dict[str, z3.ExprRef]]:
@@ -218,11 +220,15 @@ class StateModel(Translator):
     before_frame: dict[str, Any] | None = None
 
     def cell(self, name: str) -> Cell:
+        with counted():  # kept, and read by other regions too
+            return self._cell(name)
+
+    def _cell(self, name: str) -> Cell:
         if self.before_mode:
             if name not in self.initial:
                 self.before_mode = False
                 try:
-                    self.cell(name)  # untouched by the event: the same cell before and after
+                    self._cell(name)  # untouched by the event: the same cell before and after
                 finally:
                     self.before_mode = True
             if name not in self.initial:  # forgotten: the event's writes are unknown

@@ -16,6 +16,7 @@ from referee.parse import ast
 from referee.resolve.symbols import Symbols
 from referee.verify import lists
 from referee.verify.common import MAX_INLINE, Untranslatable, enum, read_key
+from referee.verify.reuse import Reads
 
 
 def _hex_distance(c1: Any, r1: Any, c2: Any, r2: Any) -> Any:
@@ -86,7 +87,7 @@ class Translator:
         self.data_values = data_values
         self.sorts: dict[str, tuple[z3.SortRef, dict[str, z3.ExprRef]]] = {}
         self.used: set[str] = set()  # clauses whose definitions were translated
-        self.read: set[str] = set()  # the declarations translated (see Outcome.reads)
+        self.read: set[str] = Reads()  # the declarations translated (see Outcome.reads)
         self.depth = 0
         self.inlined = 0  # definitions inlined so far: f calling g twice, g calling h twice...
         self.fresh = 0
