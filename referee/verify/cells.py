@@ -14,6 +14,7 @@ import z3
 from referee.parse import ast
 from referee.resolve.symbols import Symbols
 from referee.verify.common import Untranslatable, enum
+from referee.verify.fast import And, If
 from referee.verify.reuse import counted, region
 from referee.verify.terms import Translator
 from referee.verify.values import (
@@ -391,7 +392,7 @@ class StateModel(Translator):
 
     # ------------------------------------------------------------ list helpers
     def size(self, lst: SList) -> Any:
-        return z3.Sum([z3.If(p, 1, 0) for p, _ in lst.slots]) if lst.slots else z3.IntVal(0)
+        return z3.Sum([If(p, 1, 0) for p, _ in lst.slots]) if lst.slots else z3.IntVal(0)
 
     def ranks(self, lst: SList) -> list[Any]:
         """Each slot's index among the present ones: built once a list (``at`` asks it of
@@ -402,7 +403,7 @@ class StateModel(Translator):
         out, r = [], z3.IntVal(0)
         for p, _ in lst.slots:
             out.append(r)
-            r = r + z3.If(p, 1, 0)
+            r = r + If(p, 1, 0)
         self.ranked[id(lst.slots)] = (lst.slots, out)
         return out
 
@@ -413,7 +414,7 @@ class StateModel(Translator):
             return self.fresh_value(lst.elem, "none")
         out = lst.slots[-1][1]
         for (p, v), r in reversed(list(zip(lst.slots, self.ranks(lst), strict=False))[:-1]):
-            out = self.ite(z3.And(p, r == i), v, out)
+            out = self.ite(And(p, r == i), v, out)
         return out
 
     def nothing_like(self, v: Any) -> Any:
@@ -438,19 +439,16 @@ class StateModel(Translator):
             sb = b.slots + [(z3.BoolVal(False), a.slots[i][1]) for i in range(len(b.slots), n)]
             pa, pb = self.pack(SList(sa), n), self.pack(SList(sb), n)
             return SList(
-                [
-                    (z3.If(c, x, y), self.ite(c, u, w))
-                    for (x, u), (y, w) in zip(pa, pb, strict=False)
-                ],
+                [(If(c, x, y), self.ite(c, u, w)) for (x, u), (y, w) in zip(pa, pb, strict=False)],
                 a.elem or b.elem,
             )
         if isinstance(a, Item) and isinstance(b, Item):
-            return Item(a.coll, a.type, z3.If(c, a.term, b.term))
+            return Item(a.coll, a.type, If(c, a.term, b.term))
         if isinstance(a, Rec) and isinstance(b, Rec):
             return Rec({k: self.ite(c, a.fields[k], b.fields[k]) for k in a.fields}, a.type)
         if isinstance(a, (Item, Sub, Rec)) or isinstance(b, (Item, Sub, Rec)):
             raise Untranslatable("a choice between records")
-        return z3.If(c, a, b)
+        return If(c, a, b)
 
     def eq(self, a: Any, b: Any) -> Any:
         if isinstance(a, Absent):
@@ -481,7 +479,7 @@ class StateModel(Translator):
 
     def count_of(self, lst: SList, v: Any, upto: int | None = None) -> Any:
         slots = lst.slots if upto is None else lst.slots[:upto]
-        terms = [z3.If(z3.And(p, self.eq(x, v)), 1, 0) for p, x in slots]
+        terms = [If(And(p, self.eq(x, v)), 1, 0) for p, x in slots]
         return z3.Sum(terms) if terms else z3.IntVal(0)
 
     # ------------------------------------------------------------ components

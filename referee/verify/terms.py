@@ -16,6 +16,7 @@ from referee.parse import ast
 from referee.resolve.symbols import Symbols
 from referee.verify import lists
 from referee.verify.common import MAX_INLINE, Untranslatable, enum, read_key
+from referee.verify.fast import And, If, Or
 from referee.verify.reuse import Reads
 
 
@@ -191,8 +192,8 @@ class Translator:
             "<=": lambda: a <= b,
             ">": lambda: a > b,
             ">=": lambda: a >= b,
-            "and": lambda: z3.And(a, b),
-            "or": lambda: z3.Or(a, b),
+            "and": lambda: And(a, b),
+            "or": lambda: Or(a, b),
             "implies": lambda: z3.Implies(a, b),
         }
         if e.op not in ops:
@@ -254,7 +255,7 @@ class Translator:
                 cond = key == self.enum_sort(str(k[0]))[1][str(k[1])]
             else:
                 cond = key == z3.BoolVal(bool(k[0]))
-            out = z3.If(cond, self.expr(row.value, {}), out)
+            out = If(cond, self.expr(row.value, {}), out)
         return out
 
     def no_row(self, d: ast.TableDecl, key: Any) -> Any:
