@@ -28,27 +28,19 @@ def If(c: Any, a: Any, b: Any) -> Any:  # noqa: N802 - z3's name
     return z3.If(c, a, b)
 
 
-def _joined(args: tuple[Any, ...]) -> Any:
-    """The arguments' context and their terms as z3's array, if all are formulas of one."""
-    if not args:
-        return None
-    ctx = args[0].ctx if type(args[0]) is _BOOL else None
+def _n_ary(make: Any, own: Any, args: tuple[Any, ...]) -> Any:
+    """``make`` (z3's C function) of the arguments, if all are formulas of one context and
+    there is one at least; else z3's ``own``."""
+    ctx = args[0].ctx if args and type(args[0]) is _BOOL else None
     if ctx is None or any(type(x) is not _BOOL or x.ctx is not ctx for x in args):
-        return None
-    return ctx, (z3.Ast * len(args))(*[x.ast for x in args])
+        return own(*args)
+    terms = (z3.Ast * len(args))(*[x.ast for x in args])
+    return _BOOL(make(ctx.ref(), len(args), terms), ctx)
 
 
 def And(*args: Any) -> Any:  # noqa: N802 - z3's name
-    joined = _joined(args)
-    if joined is None:
-        return z3.And(*args)
-    ctx, terms = joined
-    return _BOOL(z3core.Z3_mk_and(ctx.ref(), len(args), terms), ctx)
+    return _n_ary(z3core.Z3_mk_and, z3.And, args)
 
 
 def Or(*args: Any) -> Any:  # noqa: N802 - z3's name
-    joined = _joined(args)
-    if joined is None:
-        return z3.Or(*args)
-    ctx, terms = joined
-    return _BOOL(z3core.Z3_mk_or(ctx.ref(), len(args), terms), ctx)
+    return _n_ary(z3core.Z3_mk_or, z3.Or, args)
