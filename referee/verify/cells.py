@@ -78,7 +78,6 @@ class StateModel(Translator):
         # what one of them reads only if it needs it (z3's unsat core): its indicator, the
         # statement (file:start:end, "" for a standing rule), the declarations and clauses
         self.tracked: list[tuple[Any, str, set[str], set[str]]] = []
-        self.ranked: dict[int, tuple[list[Any], list[Any]]] = {}  # see ranks
 
     def track(self, cond: Any, where: str, read: set[str], used: set[str]) -> None:
         """Assume cond, counted as read only if the proof needs it."""
@@ -395,16 +394,10 @@ class StateModel(Translator):
         return z3.Sum([If(p, 1, 0) for p, _ in lst.slots]) if lst.slots else z3.IntVal(0)
 
     def ranks(self, lst: SList) -> list[Any]:
-        """Each slot's index among the present ones: built once a list (``at`` asks it of
-        every index, ``pack`` of every slot)."""
-        kept = self.ranked.get(id(lst.slots))
-        if kept is not None and kept[0] is lst.slots and len(kept[1]) == len(lst.slots):
-            return kept[1]
         out, r = [], z3.IntVal(0)
         for p, _ in lst.slots:
             out.append(r)
             r = r + If(p, 1, 0)
-        self.ranked[id(lst.slots)] = (lst.slots, out)
         return out
 
     def at(self, lst: SList, i: Any) -> Any:
