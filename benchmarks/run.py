@@ -22,7 +22,9 @@ run; wall-clock figures are printed beside them with the load average, for what 
   referee reads them; PyYAML's pure-Python parser for comparison);
 - prove: the CPU time to prove every property (props2's figure, printed here for the round),
   and that of `referee prove` in a fresh process answered from the proof cache (the disk
-  cache warm: the first run proves and keeps its answer);
+  cache warm: the first run proves and keeps its answer); and `referee prove --all-overlays`
+  in a fresh process with no disk cache (tests/test_prove.py's longest test): its CPU time,
+  and as a multiple of the one run's;
 - coverage: the games of tests/test_play_coverage.py (six exploring games from the set-up, two
   from each example), in one process: the CPU time, and how many requirements they reach;
 - batch (issue 28, 5; alone with --batch): `referee check DIR` in a process of its own over
@@ -276,6 +278,7 @@ def rest(args: argparse.Namespace) -> None:
             10,
         )
         prove_from_cache()
+        prove_every_set(used)
     coverage(spec)
     _CACHE.clear()
     batch(args.records)
@@ -294,6 +297,30 @@ def prove_from_cache() -> None:
             os.environ.clear()
             os.environ.update(saved)
     print(f"referee prove answered from the proof cache: {used:.2f} s of CPU (a fresh process)")
+
+
+def prove_every_set(one: float) -> None:
+    """`referee prove --all-overlays` in a fresh process, with no disk cache: each printing,
+    each default overlay off, a proof kept from another set where what it needed is the same."""
+    saved = dict(os.environ)
+    os.environ["REFEREE_NO_CACHE"] = "1"
+    try:
+        t0 = cpu()
+        done = subprocess.run(
+            [sys.executable, "-m", "referee", "prove", "--all-overlays"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        used = cpu() - t0
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    runs = done.stdout.count("; overlays in force: ")
+    print(
+        f"referee prove --all-overlays ({runs} runs), no disk cache: {used:.1f} s of CPU"
+        f" ({used / one:.1f} times one run's proofs), exit {done.returncode}"
+    )
 
 
 def coverage(spec: Spec) -> None:

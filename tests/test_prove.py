@@ -99,6 +99,53 @@ def test_prove_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert {p["status"] for p in data["runs"][0]["properties"]} == {"proved"}
 
 
+def test_a_proof_is_kept_under_another_overlay_set_where_what_it_needed_is_the_same(
+    spec: Spec, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under --all-overlays a step invariant proved under one set is kept under another where
+    what z3 needed is the same: a standing rule's condition its proof assumed but did not
+    need (D-instant-timing amends one) does not make it proved again, with the same line as
+    proved afresh; a definition the proof needed (D-cycle-once amends one) does."""
+    from referee.errors import Span
+    from referee.resolve.overlays import Choice, apply, in_force
+    from referee.verify import prover
+
+    done: list[str] = []
+    real = prover.prove_invariant
+
+    def counted(*args: object, **kw: object) -> object:
+        done.append(f"{args[3].clause}/{args[3].name}")  # type: ignore[attr-defined]
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(prover, "prove_invariant", counted)
+    names = {"3.2/own-colour-placed", "7.1/cycle-at-most-once"}
+    cache: dict[str, object] = {}
+
+    def run(off: str, kept: dict[str, object] | None) -> dict[str, Outcome]:
+        _, overlays = in_force(
+            spec.sym, Choice("", [], [off] if off else []), lambda _: Span("", 0, 0)
+        )
+        outcomes = prove(
+            apply(spec.sym, overlays),
+            spec.components.names(),
+            collections=spec.components.collections,
+            cache=kept,  # type: ignore[arg-type]
+            only=names,
+            least_reads=False,
+        )
+        return {o.cites: o for o in outcomes}
+
+    assert {o.status for o in run("", cache).values()} == {"proved"}
+    assert sorted(done) == sorted(names)
+    done.clear()
+    kept = run("D-instant-timing", cache)["3.2/own-colour-placed"]
+    assert done == [] and kept.status == "proved"
+    assert kept.line() == run("D-instant-timing", None)["3.2/own-colour-placed"].line()
+    done.clear()
+    assert run("D-cycle-once", cache)["7.1/cycle-at-most-once"].status == "proved"
+    assert done == ["7.1/cycle-at-most-once"]
+
+
 def test_every_printing_and_overlay_keeps_the_properties(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

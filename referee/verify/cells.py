@@ -14,6 +14,8 @@ import z3
 from referee.parse import ast
 from referee.resolve.symbols import Symbols
 from referee.verify.common import Untranslatable, enum
+from referee.verify.fast import And, If
+from referee.verify.reuse import counted, region
 from referee.verify.terms import Translator
 from referee.verify.values import (
     ABSENT,
@@ -87,11 +89,12 @@ class StateModel(Translator):
     def apart(self) -> Iterator[tuple[set[str], set[str]]]:
         """What is translated inside is noted apart: the declarations and clauses it reads."""
         saved = self.read, self.used
-        self.read, self.used = set(), set()
-        try:
-            yield self.read, self.used
-        finally:
-            self.read, self.used = saved
+        with region() as read:  # its lookups count where its reads join the proof's
+            self.read, self.used = read, set()
+            try:
+                yield self.read, self.used
+            finally:
+                self.read, self.used = saved
 
     # ------------------------------------------------------------ sorts and fresh values
     def enum_sort(self, name: str) -> tuple[z3.SortRef, dict[str, z3.ExprRef]]:
@@ -218,11 +221,15 @@ class StateModel(Translator):
     before_frame: dict[str, Any] | None = None
 
     def cell(self, name: str) -> Cell:
+        with counted():  # kept, and read by other regions too
+            return self._cell(name)
+
+    def _cell(self, name: str) -> Cell:
         if self.before_mode:
             if name not in self.initial:
                 self.before_mode = False
                 try:
-                    self.cell(name)  # untouched by the event: the same cell before and after
+                    self._cell(name)  # untouched by the event: the same cell before and after
                 finally:
                     self.before_mode = True
             if name not in self.initial:  # forgotten: the event's writes are unknown
@@ -414,13 +421,13 @@ class StateModel(Translator):
 
     # ------------------------------------------------------------ list helpers
     def size(self, lst: SList) -> Any:
-        return z3.Sum([z3.If(p, 1, 0) for p, _ in lst.slots]) if lst.slots else z3.IntVal(0)
+        return z3.Sum([If(p, 1, 0) for p, _ in lst.slots]) if lst.slots else z3.IntVal(0)
 
     def ranks(self, lst: SList) -> list[Any]:
         out, r = [], z3.IntVal(0)
         for p, _ in lst.slots:
             out.append(r)
-            r = r + z3.If(p, 1, 0)
+            r = r + If(p, 1, 0)
         return out
 
     def at(self, lst: SList, i: Any) -> Any:
@@ -430,7 +437,7 @@ class StateModel(Translator):
             return self.fresh_value(lst.elem, "none")
         out = lst.slots[-1][1]
         for (p, v), r in reversed(list(zip(lst.slots, self.ranks(lst), strict=False))[:-1]):
-            out = self.ite(z3.And(p, r == i), v, out)
+            out = self.ite(And(p, r == i), v, out)
         return out
 
     def nothing_like(self, v: Any) -> Any:
@@ -455,19 +462,16 @@ class StateModel(Translator):
             sb = b.slots + [(z3.BoolVal(False), a.slots[i][1]) for i in range(len(b.slots), n)]
             pa, pb = self.pack(SList(sa), n), self.pack(SList(sb), n)
             return SList(
-                [
-                    (z3.If(c, x, y), self.ite(c, u, w))
-                    for (x, u), (y, w) in zip(pa, pb, strict=False)
-                ],
+                [(If(c, x, y), self.ite(c, u, w)) for (x, u), (y, w) in zip(pa, pb, strict=False)],
                 a.elem or b.elem,
             )
         if isinstance(a, Item) and isinstance(b, Item):
-            return Item(a.coll, a.type, z3.If(c, a.term, b.term))
+            return Item(a.coll, a.type, If(c, a.term, b.term))
         if isinstance(a, Rec) and isinstance(b, Rec):
             return Rec({k: self.ite(c, a.fields[k], b.fields[k]) for k in a.fields}, a.type)
         if isinstance(a, (Item, Sub, Rec)) or isinstance(b, (Item, Sub, Rec)):
             raise Untranslatable("a choice between records")
-        return z3.If(c, a, b)
+        return If(c, a, b)
 
     def eq(self, a: Any, b: Any) -> Any:
         if isinstance(a, Absent):
@@ -498,7 +502,7 @@ class StateModel(Translator):
 
     def count_of(self, lst: SList, v: Any, upto: int | None = None) -> Any:
         slots = lst.slots if upto is None else lst.slots[:upto]
-        terms = [z3.If(z3.And(p, self.eq(x, v)), 1, 0) for p, x in slots]
+        terms = [If(And(p, self.eq(x, v)), 1, 0) for p, x in slots]
         return z3.Sum(terms) if terms else z3.IntVal(0)
 
     # ------------------------------------------------------------ components

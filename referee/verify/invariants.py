@@ -27,6 +27,7 @@ from referee.verify.flow import (
     writes,
 )
 from referee.verify.records import Counterexamples, StepOutcome
+from referee.verify.reuse import Deps, Reads, carry, deps_of
 from referee.verify.steps import StepTranslator
 from referee.verify.values import NOTHING, SLIPS, SMALL_ENUM, Item, SList, Unknown, scalars
 
@@ -58,7 +59,8 @@ class InvariantProver(Counterexamples):
             ]
         )
         self.used: set[str] = set()
-        self.read: set[str] = set()  # the declarations read (see Outcome.reads)
+        self.read: set[str] = Reads()  # the declarations read (see Outcome.reads)
+        self.fact_deps: Deps = {}  # what the facts asked of a counterexample looked up
         self.bounds_used: dict[str, int] = {}  # the lists' bounds the proofs used, by type
         self.longer_at_start = False
         self.kept: set[str] = set()  # the statements run, and those left out
@@ -127,6 +129,7 @@ class InvariantProver(Counterexamples):
                         break
                 if lazy:
                     tr.facts.append(cond)
+                    self.fact_deps.update(deps_of(read))
                 else:
                     tr.track(cond, "", read, used)
 
@@ -160,6 +163,7 @@ class InvariantProver(Counterexamples):
         result = solver.check(*indicators)
         if result != z3.unsat and tr.facts:  # a counterexample: one a game can reach?
             solver.add(*tr.facts)
+            carry(tr.read, self.fact_deps)  # what the answer then rests on
             result = solver.check(*indicators)
         needed = {str(c) for c in solver.unsat_core()} if result == z3.unsat else None
         if result != z3.unsat:
@@ -694,7 +698,7 @@ def _prove(
         # (its counterexample is built only if it is the one shown: see below)
         first = prover.by_standing_rules(show=False)
         # the clauses and declarations of that way alone
-        standing = set(prover.used), set(prover.read), prover.left_out - prover.kept
+        standing = set(prover.used), prover.read.copy(), prover.left_out - prover.kept
         if first.status == "proved":
             return first, *standing
         second = prover.by_induction()

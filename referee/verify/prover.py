@@ -150,10 +150,10 @@ def _cached(
     for deps, earlier in (cache or {}).get(cites, []):
         if still_same(sym, deps) and isinstance(earlier, Outcome):
             return replace(earlier, seconds=0.0)
-    seen, deps = watching(sym)
+    seen, looked = watching(sym)
     out = prove_one(seen, data_values, p, budget)
     if cache is not None:
-        cache.setdefault(cites, []).append((deps, out))
+        cache.setdefault(cites, []).append((looked.all, out))
     return out
 
 
@@ -176,10 +176,10 @@ def _standing(
             found = earlier
             break
     else:
-        seen, deps = watching(sym)
+        seen, looked = watching(sym)
         found = prove_standing(seen, data_values, collections, budget)
         if cache is not None:
-            cache.setdefault(STANDING, []).append((deps, (rules, found)))
+            cache.setdefault(STANDING, []).append((looked.all, (rules, found)))
     out = []
     for r in found:
         o = Outcome(r.rule.clause, r.rule.name, r.rule.text, r.status, reason=r.reason)
@@ -249,7 +249,7 @@ def prove_step_invariant(
     for deps, earlier in (cache or {}).get(cites, []):
         if still_same(sym, deps):
             return replace(earlier, record=dict(earlier.record), written="", seconds=0.0)
-    seen, deps = watching(sym)
+    seen, looked = watching(sym)
     budget = _budget(budget)
     found, used, read, left_out = prove_invariant(seen, data_values, collections, p, budget)
     out = Outcome(p.clause, p.name, p.text, found.status)
@@ -264,7 +264,13 @@ def prove_step_invariant(
         out.record = record_of(p, found)
         out.counterexample = {"where": found.where}
     if cache is not None:
-        cache.setdefault(cites, []).append((deps, out))
+        cache.setdefault(cites, []).append((looked.all, out))
+        if out.status == "proved" and not p.allows:
+            # what the proof needed (z3's unsat cores, see reuse.py): the same under another
+            # overlay set, it is proved there too, whatever else its steps' checks read. (A
+            # property of what an event allows is proved once per set: there every check
+            # is the property's own, and what cannot be translated leaves it skipped.)
+            cache[cites].append((looked.needed(read), out))
     return out
 
 

@@ -35,6 +35,7 @@ from referee.parse import ast
 from referee.resolve.reads import reads
 from referee.verify.cells import StateModel
 from referee.verify.common import MAX_INLINE, Untranslatable, read_key
+from referee.verify.fast import And, If, Or
 from referee.verify.flow import checks_in, has_check, writes
 from referee.verify.values import (
     ABSENT,
@@ -146,13 +147,13 @@ class StepTranslator(StateModel):
         slots = []
         for p, x in dom.slots:
             scope = {**env, e.var: x}
-            keep = p if e.where is None else z3.And(p, self.expr(e.where, scope))
+            keep = p if e.where is None else And(p, self.expr(e.where, scope))
             value = None if isinstance(e, ast.Count) else self.expr(e.value, scope)
             slots.append((keep, value))
         if isinstance(e, ast.Count):
-            return z3.Sum([z3.If(k, 1, 0) for k, _ in slots]) if slots else z3.IntVal(0)
+            return z3.Sum([If(k, 1, 0) for k, _ in slots]) if slots else z3.IntVal(0)
         if isinstance(e, ast.Sum):
-            return z3.Sum([z3.If(k, v, 0) for k, v in slots]) if slots else z3.IntVal(0)
+            return z3.Sum([If(k, v, 0) for k, v in slots]) if slots else z3.IntVal(0)
         return SList(slots)
 
     def quant(self, e: ast.Quant, env: dict[str, Any]) -> Any:
@@ -169,8 +170,8 @@ class StepTranslator(StateModel):
             if isinstance(dom, SList):
                 parts = [(p, go(i + 1, {**scope, b.name: x})) for p, x in dom.slots]
                 if e.kind == "forall":
-                    return z3.And(*[z3.Implies(p, v) for p, v in parts])
-                return z3.Or(*[z3.And(p, v) for p, v in parts])
+                    return And(*[z3.Implies(p, v) for p, v in parts])
+                return Or(*[And(p, v) for p, v in parts])
             # a range of numbers: z3's own quantifier
             self.fresh += 1
             x = self.const(f"{b.name}_{self.fresh}", b.type, b.domain)
@@ -193,7 +194,7 @@ class StepTranslator(StateModel):
                 if not isinstance(b, SList):
                     raise Untranslatable("'in' something that is not a list")
                 return (
-                    z3.Or(*[z3.And(p, self.eq(a, x)) for p, x in b.slots])
+                    Or(*[And(p, self.eq(a, x)) for p, x in b.slots])
                     if b.slots
                     else (z3.BoolVal(False))
                 )
@@ -201,8 +202,8 @@ class StepTranslator(StateModel):
                 return SList(a.slots + b.slots, a.elem or b.elem)
             ops = {
                 "+": lambda: a + b,
-                "and": lambda: z3.And(a, b),
-                "or": lambda: z3.Or(a, b),
+                "and": lambda: And(a, b),
+                "or": lambda: Or(a, b),
                 "implies": lambda: z3.Implies(a, b),
             }
             return ops[e.op]()

@@ -16,6 +16,8 @@ from referee.parse import ast
 from referee.resolve.symbols import Symbols
 from referee.verify import lists
 from referee.verify.common import MAX_INLINE, Untranslatable, enum, read_key
+from referee.verify.fast import And, If, Or
+from referee.verify.reuse import Reads
 
 
 def _hex_distance(c1: Any, r1: Any, c2: Any, r2: Any) -> Any:
@@ -86,7 +88,7 @@ class Translator:
         self.data_values = data_values
         self.sorts: dict[str, tuple[z3.SortRef, dict[str, z3.ExprRef]]] = {}
         self.used: set[str] = set()  # clauses whose definitions were translated
-        self.read: set[str] = set()  # the declarations translated (see Outcome.reads)
+        self.read: set[str] = Reads()  # the declarations translated (see Outcome.reads)
         self.depth = 0
         self.inlined = 0  # definitions inlined so far: f calling g twice, g calling h twice...
         self.fresh = 0
@@ -190,8 +192,8 @@ class Translator:
             "<=": lambda: a <= b,
             ">": lambda: a > b,
             ">=": lambda: a >= b,
-            "and": lambda: z3.And(a, b),
-            "or": lambda: z3.Or(a, b),
+            "and": lambda: And(a, b),
+            "or": lambda: Or(a, b),
             "implies": lambda: z3.Implies(a, b),
         }
         if e.op not in ops:
@@ -253,7 +255,7 @@ class Translator:
                 cond = key == self.enum_sort(str(k[0]))[1][str(k[1])]
             else:
                 cond = key == z3.BoolVal(bool(k[0]))
-            out = z3.If(cond, self.expr(row.value, {}), out)
+            out = If(cond, self.expr(row.value, {}), out)
         return out
 
     def no_row(self, d: ast.TableDecl, key: Any) -> Any:
