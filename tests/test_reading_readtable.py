@@ -17,6 +17,9 @@ import referee
 from referee.cli import main
 from tests.referee_helpers import EXAMPLES, ROOT
 
+# `referee table` runs in processes of its own: the spec read from the session's disk cache
+pytestmark = pytest.mark.usefixtures("shared_disk_cache")
+
 # Nineteen blocks in one stack: the spec's choices of move (every smaller choice of the
 # stack's blocks, along every path) are over half a million candidates.
 BIG_STACK = [
