@@ -250,10 +250,11 @@ def test_colour_codes_never_come_from_the_input(
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals here")
-def test_a_terminal_gets_colour_and_no_color_turns_it_off(shared_cache_env: dict[str, str]) -> None:
+@pytest.mark.usefixtures("shared_disk_cache")  # two processes: the spec checked once
+def test_a_terminal_gets_colour_and_no_color_turns_it_off() -> None:
     def on_terminal(**extra: str) -> str:
         leader, follower = os.openpty()
-        env = {k: v for k, v in shared_cache_env.items() if k != "NO_COLOR"}
+        env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
         env.update({"TERM": "xterm", "PYTHONPATH": str(ROOT), **extra})
         done = subprocess.run(
             [sys.executable, "-m", "referee", "explain", "size_penalty"],
