@@ -19,7 +19,7 @@ from tests.referee_helpers import EXAMPLES, ROOT, verdict_of
 RECORDS = sorted(p.relative_to(ROOT).as_posix() for p in EXAMPLES.rglob("*.yaml"))
 
 
-class _Loader(yaml.SafeLoader):
+class _Loader(yaml.CSafeLoader):  # libyaml reads, the resolvers below resolve
     """YAML as a program building a record would mean it: `illegal: 8.10` names clause 8.10,
     which PyYAML alone reads as the number 8.1 (the referee reads a record's own text)."""
 

@@ -250,6 +250,7 @@ def test_colour_codes_never_come_from_the_input(
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals here")
+@pytest.mark.usefixtures("shared_disk_cache")  # two processes: the spec checked once
 def test_a_terminal_gets_colour_and_no_color_turns_it_off() -> None:
     def on_terminal(**extra: str) -> str:
         leader, follower = os.openpty()

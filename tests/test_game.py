@@ -165,6 +165,7 @@ def test_check_convert_play_and_prove_from_python() -> None:
     assert (proof.cites, proof.status) == ("7.3.3/at-most-four", "proved")
 
 
+@pytest.mark.usefixtures("shared_disk_cache")  # a process each: the spec checked once
 @pytest.mark.parametrize("command", ["check", "convert"])
 def test_notation_on_standard_input(command: str) -> None:
     text = (EXAMPLES / "full-game.rec").read_text()

@@ -4,7 +4,9 @@ assignment broke) or unknown (a bound reached), never a wrong verdict or a trace
 
 from __future__ import annotations
 
+import io
 import json
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -55,11 +57,13 @@ events:
 """
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any]:
-    code = main([*argv, "--format", "json"])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in err
-    return code, json.loads(out)
+def run(*argv: str) -> tuple[int, Any]:
+    """The command's exit code and JSON (captured here, so that a fixture shared by several
+    tests can run it too)."""
+    with redirect_stdout(io.StringIO()) as out, redirect_stderr(io.StringIO()) as err:
+        code = main([*argv, "--format", "json"])
+    assert "Traceback" not in err.getvalue()
+    return code, json.loads(out.getvalue())
 
 
 def hidden(capsys: pytest.CaptureFixture[str], record: Path, view: str, to: Path) -> Path:
@@ -68,13 +72,11 @@ def hidden(capsys: pytest.CaptureFixture[str], record: Path, view: str, to: Path
     return to
 
 
-def consistent_and_witness_legal(
-    capsys: pytest.CaptureFixture[str], view_record: Path, tmp_path: Path
-) -> dict[str, Any]:
+def consistent_and_witness_legal(view_record: Path, tmp_path: Path) -> dict[str, Any]:
     witness = tmp_path / "witness.yaml"
-    code, out = run(capsys, "check", str(view_record), "--witness", str(witness))
+    code, out = run("check", str(view_record), "--witness", str(witness))
     assert code == 0 and out["result"]["status"] == "consistent", out["result"].get("failure")
-    code, verdict = run(capsys, "check", str(witness))
+    code, verdict = run("check", str(witness))
     assert code == 0 and verdict["result"]["records"][0]["legal"] is True
     assert "view" not in yaml.safe_load(witness.read_text())
     return dict(out["result"])
@@ -86,7 +88,7 @@ def test_every_quick_example_is_consistent_from_each_view(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, record: Path, view: str
 ) -> None:
     result = consistent_and_witness_legal(
-        capsys, hidden(capsys, record, view, tmp_path / "view.yaml"), tmp_path
+        hidden(capsys, record, view, tmp_path / "view.yaml"), tmp_path
     )
     assert result["view"] == view and len(result["assigned"]) <= result["holes"]
 
@@ -96,12 +98,15 @@ def test_every_quick_example_is_consistent_from_each_view(
 def test_the_week_and_the_movement_example_are_never_judged_wrong(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, record: str, view: str
 ) -> None:
-    """Consistent with a legal witness, or (where NOT_YET says) unknown: never inconsistent."""
+    """Consistent with a legal witness, or (where NOT_YET says) unknown: never inconsistent.
+    The NOT_YET views stay unknown with no time bound at all (weeks-1-2's public view: its
+    20,000 judgements spent in some 24 s of processor time, unknown); 20 s never reached them
+    either, so 5 s here asks the same verdict of a search cut sooner."""
     view_record = hidden(capsys, EXAMPLES / record, view, tmp_path / "view.yaml")
     if (record, view) not in NOT_YET:
-        consistent_and_witness_legal(capsys, view_record, tmp_path)
+        consistent_and_witness_legal(view_record, tmp_path)
         return
-    code, out = run(capsys, "check", str(view_record), "--timeout", "20")
+    code, out = run("check", str(view_record), "--timeout", "5")
     assert code == 2 and out["result"]["status"] == "unknown"
     assert "bound" in out["result"]["reason"]
 
@@ -124,7 +129,7 @@ def test_a_lone_block_sent_one_location_too_far_is_inconsistent_citing_7_3_3(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     record = moved("Kiyosu, Kuwana, Minakuchi, Kyoto, Osaka")
-    code, out = run(capsys, "check", str(write(tmp_path, record)))
+    code, out = run("check", str(write(tmp_path, record)))
     assert code == 1 and out["result"]["status"] == "inconsistent"
     failure = out["result"]["failure"]
     assert failure["index"] == 1 and failure["action"] == "move"
@@ -135,11 +140,19 @@ def test_a_lone_block_sent_one_location_too_far_is_inconsistent_citing_7_3_3(
     assert out["result"]["overlays"]  # the overlays in force, as an illegal verdict says
 
 
+@pytest.fixture(scope="module")
+def moved_three(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The search for a witness of a lone hidden block moved three locations, judged
+    consistent with a legal witness once (some 5 s of search): two tests read its result."""
+    tmp = tmp_path_factory.mktemp("moved-three")
+    return consistent_and_witness_legal(write(tmp, moved("Kiyosu, Kuwana, Minakuchi, Kyoto")), tmp)
+
+
 def test_a_lone_block_that_moved_three_must_be_a_leader(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, moved_three: dict[str, Any]
 ) -> None:
     record = moved("Kiyosu, Kuwana, Minakuchi, Kyoto")
-    result = consistent_and_witness_legal(capsys, write(tmp_path, record), tmp_path)
+    result = moved_three
     facts = [f for f in result["facts"] if f["index"] == 0]
     assert facts == [
         {
@@ -168,7 +181,7 @@ def test_a_deployment_of_a_block_the_seat_never_had_is_inconsistent(
         e["deploy"] for e in data["events"] if "deploy" in e and e["deploy"]["by"] == "tokugawa"
     )
     deploy["blocks"] = ["date-leader-circle"]
-    code, out = run(capsys, "check", str(write(tmp_path, yaml.safe_dump(data))))
+    code, out = run("check", str(write(tmp_path, yaml.safe_dump(data))))
     # never consistent. Still unknown (exit 2): the check reads in_battle, which the
     # declaration's event wrote after reading the Ishida stack the position's holes fill, and
     # the search charges every write of an event to everything it read (docs/hidden.md)
@@ -184,7 +197,7 @@ def test_a_bid_the_hand_could_not_pay_is_inconsistent(
     bid = next(e["bid"] for e in data["events"] if "bid" in e)
     assert bid["by"] == "tokugawa"
     bid["card"] = "tokugawa-double"  # not among the five tokugawa's view saw dealt
-    code, out = run(capsys, "check", str(write(tmp_path, yaml.safe_dump(data))), "--timeout", "20")
+    code, out = run("check", str(write(tmp_path, yaml.safe_dump(data))), "--timeout", "20")
     # the failing check reads the hand, which no hole marks, and is given the bid's card:
     # a fault the view sees whatever is hidden
     assert code == 1 and out["result"]["status"] == "inconsistent"
@@ -198,7 +211,7 @@ def test_a_count_of_cards_above_the_deck_is_never_consistent(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     deal = "game: sekigahara\nview: public\nevents:\n- deal: {by: tokugawa, cards: 999}\n"
-    code, out = run(capsys, "check", str(write(tmp_path, deal)))
+    code, out = run("check", str(write(tmp_path, deal)))
     assert code in (1, 2)
     assert out["errors"] or out["result"]["status"] != "consistent"
     # the components' counts are constraints: 999 cards where the decks hold 110
@@ -210,14 +223,12 @@ def test_a_count_of_cards_above_the_deck_is_never_consistent(
 
 
 def test_a_witness_fills_a_sides_stack_with_its_own_blocks_only(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    moved_three: dict[str, Any],
 ) -> None:
     """The owner of each face is the spec's one rule from a face to a side (side_of_block,
     found by its types, not by name): a witness never puts one side's block in the other's
     stack, which the referee itself does not refuse in a position (a gap, docs/hidden.md)."""
-    result = consistent_and_witness_legal(
-        capsys, write(tmp_path, moved("Kiyosu, Kuwana, Minakuchi, Kyoto")), tmp_path
-    )
+    result = moved_three
     faces = {
         f["id"]: f
         for f in yaml.safe_load((ROOT / "referee/games/sekigahara/data/blocks.yaml").read_text())[

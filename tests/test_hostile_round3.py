@@ -721,6 +721,7 @@ def test_the_api_refuses_a_game_path_with_a_null_byte() -> None:
 # ------------------------------------------------------------------ output encodings
 
 
+@pytest.mark.usefixtures("shared_disk_cache")  # six processes: the spec checked once
 @pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
 @pytest.mark.parametrize("command", ["convert", "check", "show"])
 def test_every_command_copes_with_any_output_encoding(

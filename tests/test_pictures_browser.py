@@ -213,22 +213,25 @@ COVERED = """
   const name = (e) => e.tagName === "text" ? JSON.stringify(e.textContent.slice(0, 40))
     : e.tagName + "(" + ((e.closest("[data-location]") || e.closest("[data-name]") || e)
         .getAttribute("data-location") || e.closest("[data-name]")?.getAttribute("data-name") || "") + ")";
-  const hit = (a, b) => {
-    const A = box(a), B = box(b), t = 0.5;
+  const hit = (A, B) => {
+    const t = 0.5;
     return A.left + t < B.right && B.left + t < A.right && A.top + t < B.bottom && B.top + t < A.bottom;
   };
+  // each element's box and item found once (the layout does not change while it is read),
+  // not once for each pair
+  const T = texts.map((e) => [e, box(e), item(e)]);
+  const M = markers.map((e) => [e, box(e), item(e)]);
   const found = [];
-  const tb = texts.map(box);
-  for (let x = 0; x < texts.length; x++) {
-    for (let y = x + 1; y < texts.length; y++) {
-      const a = texts[x], b = texts[y];
-      if (item(a) && item(a) === item(b)) continue;
-      if (hit(a, b)) found.push(name(a) + " / " + name(b));
+  for (let x = 0; x < T.length; x++) {
+    const [a, A, ia] = T[x];
+    for (let y = x + 1; y < T.length; y++) {
+      const [b, B, ib] = T[y];
+      if (ia && ia === ib) continue;
+      if (hit(A, B)) found.push(name(a) + " / " + name(b));
     }
-    for (const m of markers) {
-      const a = texts[x];
-      if (item(a) && item(a) === item(m)) continue;
-      if (hit(a, m)) found.push(name(a) + " / " + name(m));
+    for (const [m, B, im] of M) {
+      if (ia && ia === im) continue;
+      if (hit(A, B)) found.push(name(a) + " / " + name(m));
     }
   }
   return [document.body.dataset.event, found];

@@ -17,6 +17,9 @@ import referee
 from referee.cli import main
 from tests.referee_helpers import EXAMPLES, ROOT
 
+# `referee table` runs in processes of its own: the spec read from the session's disk cache
+pytestmark = pytest.mark.usefixtures("shared_disk_cache")
+
 # Nineteen blocks in one stack: the spec's choices of move (every smaller choice of the
 # stack's blocks, along every path) are over half a million candidates.
 BIG_STACK = [
@@ -81,19 +84,37 @@ def test_a_spec_listing_half_a_million_moves_is_listed_within_the_time_bound(
 ) -> None:
     """Each of those candidates used to be read as arguments before any was judged, and the
     spec's list was made with no bound: the command's 50 s limit stopped it with nothing
-    listed, not even end_movement. Now each action has its share of the 20 s; the one whose
-    candidates take longer to list says so, and the others are listed."""
+    listed, not even end_movement. Now each action has its share of the time bound (20 s by
+    default; 3 s here, --seconds, which half a million candidates overrun as surely); the one
+    whose candidates take longer to list says so, and the others are listed."""
     import json
 
     record = tmp_path / "big.json"
     record.write_text(json.dumps(position(BIG_STACK)))
-    code = main(["moves", str(record), "--format", "json"])
+    code = main(["moves", str(record), "--format", "json", "--seconds", "3"])
     result = json.loads(capsys.readouterr().out)["result"]
     assert code == 0
     assert {"end_movement": {"by": "tokugawa"}} in result["events"]
     (move,) = [a for a in result["actions"] if a["action"] == "move"]
     assert move["note"].startswith("stopped: the spec's candidates of move took longer than")
+    assert move["note"].endswith("(its share of the time bound of 3 s)")
     assert result["complete"] is False and "took longer" in result["stopped"]
+
+
+@pytest.mark.parametrize("seconds", ["0", "-1", "nan", "inf", "3601", "soon"])
+def test_a_listing_bound_that_is_no_time_is_refused_as_usage(
+    seconds: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--seconds is processor time above 0 and at most an hour: anything else is a usage
+    error (exit 2) with a message, before any record is read."""
+    try:
+        code = main(["moves", str(EXAMPLES / "weeks-1-2.yaml"), "--seconds", seconds])
+    except SystemExit as stop:  # not a number: argparse's own refusal
+        code = stop.code
+    err = capsys.readouterr().err
+    assert code == 2
+    expected = "give seconds above 0, at most 3600" if seconds != "soon" else "invalid float"
+    assert "--seconds" in err and expected in err
 
 
 # ------------------------------------------------------------------ referee table

@@ -80,6 +80,7 @@ def test_a_game_is_not_started_there() -> None:
     assert problem.clause == "3.3"
 
 
+@pytest.mark.usefixtures("shared_disk_cache")  # a process: the spec from the session's cache
 def test_the_table_reads_nothing_from_it() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "referee", "table", "--from", str(UNREACHABLE)],

@@ -10,8 +10,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 import referee
 from tests.referee_helpers import EXAMPLES, ROOT
+
+# each test runs `referee table` in a process of its own: the spec read from the session's cache
+pytestmark = pytest.mark.usefixtures("shared_disk_cache")
 
 
 def table(lines: str | bytes, *args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[bytes]:

@@ -20,6 +20,8 @@ from referee.run.moves import MAX_JUDGED, MAX_SECONDS
 from referee.run.moves_report import Asked, moves_report, render
 from referee.text import shown
 
+MOST_SECONDS = 3_600.0  # --seconds: an hour at most
+
 HELP = (
     "List what the side to act may do next, after the record's last event (or before\n"
     "event N): grouped by action, the legal events found, and the clauses that refused\n"
@@ -67,7 +69,15 @@ def arguments(p: argparse.ArgumentParser) -> None:
         default=MAX_JUDGED,
         metavar="N",
         help=f"judge at most N candidates (default {MAX_JUDGED:,}); also at most"
-        f" {MAX_SECONDS:g} s of judging",
+        " --seconds of judging",
+    )
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=MAX_SECONDS,
+        metavar="S",
+        help=f"list and judge in at most S seconds of processor time (default {MAX_SECONDS:g};"
+        f" above 0, at most {MOST_SECONDS:g}), each action its share",
     )
     _choice_options(p)
     _common(p)
@@ -76,12 +86,16 @@ def arguments(p: argparse.ArgumentParser) -> None:
 def cmd_moves(args: argparse.Namespace) -> int:
     if args.limit < 1:
         return _usage(args, f"--limit {args.limit}: give a number of candidates, 1 or more")
+    if not 0 < args.seconds <= MOST_SECONDS:  # NaN fails too
+        return _usage(
+            args, f"--seconds {args.seconds:g}: give seconds above 0, at most {MOST_SECONDS:g}"
+        )
     spec = _load(args, args.record)
     choice = Choice(args.printing, list(args.overlay), list(args.no_overlay))
     if args.action and args.action not in spec.sym.event_actions():
         known = ", ".join(sorted(spec.sym.event_actions()))
         return _usage(args, f"--action {shown(args.action)}: no such action (actions: {known})")
-    asked = Asked(args.at, args.every, args.action, args.stack, args.to, args.limit)
+    asked = Asked(args.at, args.every, args.action, args.stack, args.to, args.limit, args.seconds)
     report = moves_report(spec, args.record, choice, asked)
     _emit(args, report.as_json(), render(report))
     if report.illegal is not None:

@@ -170,6 +170,7 @@ def load_record(
 ) -> Record:
     """A record from a file, its text or standard input: YAML or JSON, or whatever ``read``
     makes of a file (the table notation), with the position of every value."""
+    file = read is None and not isinstance(source, RecordText) and not is_stdin(source)
     if read is not None:
         doc = read(source)
     elif isinstance(source, RecordText):
@@ -182,7 +183,11 @@ def load_record(
         )
     if doc.data is None:
         raise RefereeError([Problem(doc.span(()), "the record is empty")], {doc.file: doc.text})
-    validate(doc, schema_dir / RECORD_SCHEMA)
+    schema = schema_dir / RECORD_SCHEMA
+    if file:  # a file's document is read once (read_once): so is it validated
+        once(("valid", str(source), str(schema)), lambda: validate(doc, schema))
+    else:
+        validate(doc, schema)
     data = doc.data
     rec = Record(
         doc,
