@@ -135,18 +135,26 @@ def test_moves_stands_at_it_and_says_it_cannot_arise(
     assert result["illegal"]["cites"] == CITES[clause] and result["illegal"]["line"] == 3
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="docs/commands/moves.md says moves lists nothing at a start that cannot arise;"
-    " moves_report.render lists the events 'all the same' (code and docs disagree: the lead"
-    " to choose; a Game refuses to stand there at all)",
-)
 def test_moves_lists_nothing_at_a_start_that_cannot_arise(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = write(tmp_path, "won.yaml", UNREACHABLE["won"][0])
+    """docs/commands/moves.md: it lists nothing; it listed the events 'all the same', legal
+    events of a position no game reaches (a Game refuses to stand there at all)."""
     code, result = as_json(capsys, "moves", str(path))
     assert code == 1 and result["events"] == [] and result["actions"] == []
+    assert (result["procedure"], result["step"], result["actors"]) == (
+        "Movement phase",
+        "buying",
+        ["tokugawa"],
+    )
+    code, out, _ = run(capsys, "moves", str(path), "--to", "Edo")
+    assert code == 1 and out.splitlines()[1].endswith("no game stands there, so no event is listed")
+    assert (
+        out.splitlines()[3]
+        == "  --to Edo: no: the starting position cannot arise, no game stands there"
+    )
+    assert "legal" not in out
 
 
 @pytest.mark.parametrize("form", ["text", "json", "svg", "html"])
