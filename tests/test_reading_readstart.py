@@ -399,3 +399,21 @@ def test_fierce_battle_played_on_after_a_win_cannot_arise(
     )
     path = write(tmp_path, "won.yaml", text)
     assert run(capsys, "check", str(path))[0] == 1
+
+
+def test_a_procedure_var_over_every_card_is_bad_input(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A week's bids of 100,000 cards (a procedure's var) was a legal position."""
+    bids = ", ".join(["tokugawa"] * 100_000)
+    text = (
+        "game: sekigahara\nposition:\n  procedure: week_cycle\n  step: turn_order\n"
+        f"  vars: {{bids: [{bids}]}}\n  state: {{}}\nevents: []\n"
+    )
+    path = write(tmp_path, "bids.yaml", text)
+    code, _, err = run(capsys, "check", str(path))
+    assert code == 2 and err.startswith(
+        f"{path}:5:16: position.vars.bids: 100,000 values of card, more than the 110 the"
+        " components hold in all"
+    )
+    assert run(capsys, "moves", str(path))[0] == 2

@@ -337,6 +337,7 @@ class Referee:
             where = path + ("vars", name)
             if name not in declared:
                 raise self._bad(where, f"procedure {frame.proc.name} has no var '{name}'")
+            self._within_components(declared[name].type, value, where)
             frame.vars[name] = self.convert.convert(value, declared[name].type, where)
             self._not_below_start((frame.proc.name, name), frame.vars[name], where)
 
@@ -373,7 +374,7 @@ class Referee:
         path: tuple[str | int, ...],
     ) -> None:
         if not params:
-            self._within_components(d, value, path)
+            self._within_components(d.type, value, path)
             converted = self.convert.convert(value, d.type, path)
             self._not_below_start(("", d.name), converted, path)
             self.interp.write_state(d, keys, converted)
@@ -385,14 +386,14 @@ class Referee:
             key = self.convert.convert(k, params[0].type, path + (k,))
             self._fill(d, params[1:], keys + (key,), v, path + (k,))
 
-    def _within_components(self, d: ast.StateDecl, value: Any, path: tuple[str | int, ...]) -> None:
-        """A cell's list of components (cards, say) longer than the components hold in all,
-        counted by their `count` fields: bad input, refused before it is read (a hand of a
-        million cards is no position, and judging one costs what the million cost). Where the
-        data leave a count unknown, no bound is invented."""
-        if not isinstance(value, list) or d.type.arg is None or d.type.arg.arg is not None:
+    def _within_components(self, t: ast.TypeRef, value: Any, path: tuple[str | int, ...]) -> None:
+        """A cell's (or a var's) list of components (cards, say) longer than the components
+        hold in all, counted by their `count` fields: bad input, refused before it is read (a
+        hand of a million cards is no position, and judging one costs what the million cost).
+        Where the data leave a count unknown, no bound is invented."""
+        if not isinstance(value, list) or t.arg is None or t.arg.arg is not None:
             return
-        kind = d.type.arg.name
+        kind = t.arg.name
         if kind not in self.totals:
             counts = multiplicity(self.spec, self.sym, kind)
             known = [n for n in counts.values() if n is not None]
