@@ -455,3 +455,29 @@ def test_a_view_whose_every_assignment_cannot_arise_is_inconsistent(
     assert run(capsys, "hide", str(FIFTH), "--view", "tokugawa", "-o", str(seen))[0] == 0
     code, out, _ = run(capsys, "check", str(seen))
     assert code == 1 and "inconsistent" in out.splitlines()[0]
+
+
+def test_a_record_name_with_control_characters_is_echoed_escaped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`moves` (its first line) and `table --from` (the refusal of its start, or of an
+    event of the record) printed the file's name raw: an escape sequence and a newline (a
+    forged line) reached the terminal; check, show and play --from escape it."""
+    path = write(tmp_path, "bad\x1b[31mname\nlegal.yaml", UNREACHABLE["road"][0])
+    shown_name = str(path).replace("\x1b", "\\x1b").replace("\n", "\\n")
+    code, out, _ = run(capsys, "moves", str(path))
+    assert (
+        code == 1
+        and out.splitlines()[0] == f"{shown_name}: after its last event (0 of 1 events applied)"
+    )
+    got = table("--from", str(path))
+    assert got.returncode == 1 and "\x1b" not in got.stdout and got.stdout.count("\n") == 1
+    assert got.stdout.startswith(f"{shown_name}:3:3: the starting position cannot arise")
+    event = write(
+        tmp_path, "ev\x1b[31m.yaml", (EXAMPLES / "illegal" / "stack-moved-twice.yaml").read_text()
+    )
+    got = table("--from", str(event))
+    assert got.returncode == 1 and "\x1b" not in got.stdout
+    assert got.stdout.startswith(
+        str(event).replace("\x1b", "\\x1b") + ": event 4 (move) is illegal"
+    )

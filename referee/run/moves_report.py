@@ -25,6 +25,7 @@ from referee.run.referee import Referee
 from referee.run.replay import CANNOT_ARISE, expectations, open_referee, refused_position
 from referee.run.trial import Mark
 from referee.run.verdict import Violation
+from referee.text import shown
 
 SHOWN = 12  # legal events a summary line lists, by the spec's text, at most
 
@@ -329,7 +330,7 @@ def render(report: Report) -> str:
     m = report.moves
     asked = report.asked
     where = f"before event {asked.at}" if asked.at is not None else "after its last event"
-    lines = [f"{m.file}: {where} ({m.after} of {report.events} events applied)"]
+    lines = [f"{shown(m.file)}: {where} ({m.after} of {report.events} events applied)"]
     if report.illegal is not None and report.illegal["event"] == 0:
         i = report.illegal
         lines.append(
