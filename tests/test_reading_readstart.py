@@ -405,6 +405,16 @@ NOT_YET = [
         ),
         id="fierce-battle-played-on-after-a-win",
     ),
+    pytest.param(
+        MOVEMENT + "  state:\n    week: 99999999999999999999999999\n" + NO_MOVEMENT,
+        "cannot arise",
+        marks=_not_yet(
+            "no step invariant bounds the week by the last (2.2): a movement phase in week"
+            " 10**26 is legal, `check` saying both 'the game is over after week 7' and 'next:"
+            " movement phase', and moves, show and play --from stand there; a spec change"
+        ),
+        id="a-week-after-the-last",
+    ),
 ]
 
 
