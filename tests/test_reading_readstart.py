@@ -524,3 +524,35 @@ def test_a_closed_output_keeps_the_verdicts_exit_code(tmp_path: Path) -> None:
     assert proc.stdout is not None
     proc.stdout.close()  # before the referee has written a line: its first write fails
     assert proc.wait(timeout=300) == 1
+
+
+def position_of(capsys: pytest.CaptureFixture[str], record: Path, after: int) -> dict[str, Any]:
+    """The position a legal game stands at after ``after`` events, as a record of no events:
+    its frames, and its state as `show` gives it with every place of cards given."""
+    _, r = as_json(capsys, "show", str(record), "--after", str(after))
+    *outer, inner = [{k: f[k] for k in ("procedure", "args", "step")} for f in r["frames"]]
+    state = {name: cell["value"] for name, cell in r["state"].items()}
+    for cell in ("hand", "draw_pile", "discards", "played"):
+        for side in ("tokugawa", "ishida"):
+            state.setdefault(cell, {}).setdefault(side, [])
+    position = {**inner, "within": outer, "state": state}
+    return {"game": "sekigahara", "position": position, "events": []}
+
+
+@pytest.mark.parametrize("after", [10, 30, 45, 60])
+def test_where_a_legal_game_stands_is_never_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, after: int
+) -> None:
+    """Every card place given, as a game left it: the invariants judge every cell, and none
+    refuses; a card taken from the draw pile is refused (3.3), so the cells were judged."""
+    record = position_of(capsys, EXAMPLES / "weeks-1-2.yaml", after)
+    path = write(tmp_path, "here.yaml", yaml.safe_dump(record, sort_keys=False))
+    assert run(capsys, "check", str(path))[0] == 0
+    code, result = as_json(capsys, "moves", str(path))
+    assert code == 0 and result["illegal"] is None
+    assert run(capsys, "play", "--from", str(path), "--seed", "2")[0] == 0
+    with referee.Game(path) as g:
+        assert len(g.events) == 0
+    record["position"]["state"]["draw_pile"]["tokugawa"].pop()
+    path = write(tmp_path, "less.yaml", yaml.safe_dump(record, sort_keys=False))
+    refused_by_check(capsys, path, "the starting position cannot arise: 3.3/cards-conserved")
