@@ -185,9 +185,10 @@ def _play_out(
     if args.coverage:
         return _coverage_table(args, spec, games, lines) or code
     stopped = Counter(g.stopped for g in games)
+    whys = "; ".join(f"{n} {why}" for why, n in sorted(stopped.items()))
     lines.append(
         f"{len(games)} game(s), {sum(len(g.events) for g in games)} events, written to"
-        f" {args.out}: " + "; ".join(f"{n} {why}" for why, n in sorted(stopped.items()))
+        f" {args.out}" + (f": {whys}" if whys else "")
     )
     # with --out, --format json is the records' form and the summary's: an envelope
     _emit(args, {"out": str(args.out), "games": written}, _lines(lines))

@@ -332,13 +332,13 @@ def cmd_table(args: argparse.Namespace) -> int:
         table = Table(args, session, sys.stdout)
         if session.unreachable is not None:  # as `referee check` refuses it: no play from it
             v = session.unreachable.violations[0]
-            table.say(f"{args.start}:{v.line}:{v.column}: {cannot_arise(v)}")
+            table.say(f"{shown(str(args.start))}:{v.line}:{v.column}: {cannot_arise(v)}")
             return EXIT_ILLEGAL
         if session.refused is not None:
             v = session.refused.violations[0]
             table.say(
-                f"{args.start}: event {v.index} ({v.action}) is illegal: {v.cites} {v.message};"
-                " the table starts before it"
+                f"{shown(str(args.start))}: event {v.index} ({v.action}) is illegal:"
+                f" {v.cites} {v.message}; the table starts before it"
             )
             table.code = EXIT_ILLEGAL
         table.say(f"{len(session.written)} event(s); {session.ref.summary()}")

@@ -222,7 +222,9 @@ class Enumerator:
         self.keep = keep  # which candidates to judge, by their arguments as written
         self.judged = 0
 
-    def moves(self, file: str, after: int) -> Moves:
+    def moves(self, file: str, after: int, listed: bool = True) -> Moves:
+        """The legal next events here (with ``listed`` false, none: where the position
+        stands and who acts, for a start no game reaches)."""
         ref = self.ref
         machine = ref.machine
         top = machine.top
@@ -236,7 +238,7 @@ class Enumerator:
             [raw(a) for a in actors or []],
             over,
         )
-        if over or top is None or top.step is None:
+        if over or top is None or top.step is None or not listed:
             return out
         players = self._players()
         pairs = [

@@ -25,6 +25,7 @@ from referee.run.referee import Referee
 from referee.run.replay import CANNOT_ARISE, expectations, open_referee, refused_position
 from referee.run.trial import Mark
 from referee.run.verdict import Violation
+from referee.text import shown
 
 SHOWN = 12  # legal events a summary line lists, by the spec's text, at most
 
@@ -199,9 +200,10 @@ def stand(ref: Referee, at: int | None) -> tuple[int, Violation | None]:
 
 
 def enumerate_moves(
-    ref: Referee, file: str, after: int, where: Span, asked: Asked
+    ref: Referee, file: str, after: int, where: Span, asked: Asked, listed: bool = True
 ) -> tuple[Moves, Answer | None]:
-    """The legal next events at ``ref``'s position, filtered as asked."""
+    """The legal next events at ``ref``'s position, filtered as asked (none where
+    ``listed`` is false: a start no game reaches)."""
     for flag, name in (("--stack", asked.stack), ("--to", asked.to)):
         if name:
             _check_name(ref, flag, name)
@@ -222,9 +224,11 @@ def enumerate_moves(
         asked.every,
         keep if filtered else None,
     )
-    moves = enum.moves(file, after)
+    moves = enum.moves(file, after, listed)
     if filtered:  # the actions no candidate of which passes the filters say nothing
         moves.actions = [a for a in moves.actions if a.tried]
+    if asked.to and not listed:
+        return moves, Answer(asked.to, False, text=f"no: {CANNOT_ARISE}, no game stands there")
     answer = _answer(moves, asked.to) if asked.to else None
     return moves, answer
 
@@ -285,7 +289,11 @@ def moves_report(spec: Spec, source: Source, choice: Choice, asked: Asked) -> Re
             doc = ref.record.doc
             path: tuple[str | int, ...] = ("events", after) if after < len(events) else ("events",)
             where = doc.span(path) if events else doc.span(())
-            moves, answer = enumerate_moves(ref, doc.file, after, where, asked)
+            # a start no game reaches lists nothing: no game stands there (Game refuses it)
+            start_refused = illegal is not None and illegal.index == 0
+            moves, answer = enumerate_moves(
+                ref, doc.file, after, where, asked, listed=not start_refused
+            )
             return Report(
                 moves,
                 asked,
@@ -322,12 +330,12 @@ def render(report: Report) -> str:
     m = report.moves
     asked = report.asked
     where = f"before event {asked.at}" if asked.at is not None else "after its last event"
-    lines = [f"{m.file}: {where} ({m.after} of {report.events} events applied)"]
+    lines = [f"{shown(m.file)}: {where} ({m.after} of {report.events} events applied)"]
     if report.illegal is not None and report.illegal["event"] == 0:
         i = report.illegal
         lines.append(
-            f"  {CANNOT_ARISE}: {i['cites']} {i['message']}; no game stands there, the events"
-            " it allows are listed all the same"
+            f"  {CANNOT_ARISE}: {i['cites']} {i['message']}; no game stands there, so no"
+            " event is listed"
         )
     elif report.illegal is not None:
         i = report.illegal
@@ -342,7 +350,7 @@ def render(report: Report) -> str:
     lines.append(f"  {m.procedure}, step {m.step}: {actors} to act")
     if report.answer is not None:
         lines.append(f"  --to {report.answer.to}: {report.answer.text}")
-    if not m.actions:
+    if not m.actions and not (report.illegal is not None and report.illegal["event"] == 0):
         lines.append("  no action here matches what was asked")
     for a in m.actions:
         lines += _action_lines(a, asked.every)

@@ -14,6 +14,7 @@ from referee.compile.interp import RULES_FAILURES, CheckFailed, failure
 from referee.compile.shown import brief, listed, show
 from referee.compile.spec import Spec
 from referee.errors import Problem, RefereeError, Span
+from referee.hidden.holes import multiplicity
 from referee.parse import ast
 from referee.records.expect import (
     ILLEGAL,
@@ -66,6 +67,7 @@ class Referee:
         self.counts: dict[tuple[str, str], int] | None = None  # floors, when a position needs them
         self.notes: list[str] = []  # what the reader of the verdict should know of the start
         self.given: set[tuple[str, Any]] = set()  # the state cells the position gives
+        self.totals: dict[str, int | None] = {}  # the components of a type, in all
 
     def release(self) -> None:
         """Done with this record: its interpreter may serve another."""
@@ -335,6 +337,7 @@ class Referee:
             where = path + ("vars", name)
             if name not in declared:
                 raise self._bad(where, f"procedure {frame.proc.name} has no var '{name}'")
+            self._within_components(declared[name].type, value, where)
             frame.vars[name] = self.convert.convert(value, declared[name].type, where)
             self._not_below_start((frame.proc.name, name), frame.vars[name], where)
 
@@ -371,6 +374,7 @@ class Referee:
         path: tuple[str | int, ...],
     ) -> None:
         if not params:
+            self._within_components(d.type, value, path)
             converted = self.convert.convert(value, d.type, path)
             self._not_below_start(("", d.name), converted, path)
             self.interp.write_state(d, keys, converted)
@@ -381,6 +385,26 @@ class Referee:
         for k, v in value.items():
             key = self.convert.convert(k, params[0].type, path + (k,))
             self._fill(d, params[1:], keys + (key,), v, path + (k,))
+
+    def _within_components(self, t: ast.TypeRef, value: Any, path: tuple[str | int, ...]) -> None:
+        """A cell's (or a var's) list of components (cards, say) longer than the components
+        hold in all, counted by their `count` fields: bad input, refused before it is read (a
+        hand of a million cards is no position, and judging one costs what the million cost).
+        Where the data leave a count unknown, no bound is invented."""
+        if not isinstance(value, list) or t.arg is None or t.arg.arg is not None:
+            return
+        kind = t.arg.name
+        if kind not in self.totals:
+            counts = multiplicity(self.spec, self.sym, kind)
+            known = [n for n in counts.values() if n is not None]
+            self.totals[kind] = sum(known) if counts and len(known) == len(counts) else None
+        bound = self.totals[kind]
+        if bound is not None and len(value) > bound:
+            raise self._bad(
+                path,
+                f"{'.'.join(map(str, path))}: {len(value):,} values of {kind}, more than the"
+                f" {bound:,} the components hold in all",
+            )
 
     def _args(
         self, params: list[ast.Param], raw: dict[str, Any], path: tuple[str | int, ...]
