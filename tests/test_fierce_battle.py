@@ -431,7 +431,7 @@ FB_M = "fb-m/with-data/"
         # 14-2-2 (4): the East melees with Shimazu in its defensive fire too, or only in attack
         (FB_M + "24-east-melees-with-shimazu-in-its-defensive-fire", "D-breakout-melee", None, (1, "10/in-attack"), True),
         # 14-1 (2): the attacker's units are struck, or every non-Shimazu unit
-        (FB_M + "52-east-unit-in-the-zone-in-its-own-defensive-fire", "D-shimazu-targets", None, (1, "14-1/all-struck"), True),
+        (FB_M + "52-east-unit-in-the-zone-in-its-own-defensive-fire", "D-shimazu-targets", None, (2, "14-1/all-struck"), True),
         # 14-1 (2) with 9: only a teppo or taiho strikes by fire, or any Shimazu unit
         (FB_M + "42-shimazu-ashigaru-strikes-by-fire", "D-shimazu-fire", (1, "14-1/fire-kind"), None, True),
         # 11-1-5: a retreat given a unit out of command is refused, or set aside
