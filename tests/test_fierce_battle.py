@@ -500,3 +500,29 @@ def test_generated_pages_are_current(
         f"docs/{page} is stale: run `referee {command} --game fierce-battle --format markdown"
         f" > docs/{page}`"
     )
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        # 12-1: which column calls for the check, in words
+        ("44-low-morale-in-defensive-fire-too", "the result there calls for none, the column unshifted calls for a morale check;"),
+        # 12-2: the same, for demoralization's shift
+        ("06-demoralized-target-check-left-out", "the result there calls for a morale check, the column unshifted calls for none;"),
+        # 14-1: the kind named without an article
+        ("42-shimazu-ashigaru-strikes-by-fire", "shimazu_ashigaru_1 (ashigaru) strikes by melee"),
+        # 9-1-2: for whom and in which phase the unit fired
+        ("47-shimazu-teppo-fires-for-both-sides-in-a-turn", "has already fired this turn, for the east in its attack phase"),
+        # 14-1: a second strike, after the strikes are over
+        ("13-shimazu-strikes-a-unit-twice", "it strikes each unit in its zones once, at the start of a defensive fire phase"),
+    ],
+)  # fmt: skip
+def test_a_refusal_says_what_happened(
+    record: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = READINGS / f"{FB_M}{record}.yaml"
+    code = main(
+        ["check", str(path), "--format", "json", "--data", str(path.parent.parent / "data")]
+    )
+    out = verdict_of(capsys.readouterr().out)
+    assert code == 1 and message in out["violations"][0]["message"], out["violations"][0]
