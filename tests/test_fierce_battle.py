@@ -438,6 +438,10 @@ FB_M = "fb-m/with-data/"
         (FB_M + "30-hideyori-commands-the-nanategumi", "D-out-of-command-given", (1, "11-1-5/no-retreat"), None, True),
         # no retreat given: the decision decides nothing
         (FB_M + "49-hideyori-commands-the-nanategumi-no-retreat-given", "D-out-of-command-given", None, None, False),
+        # 17-1-3: high losses are low morale, or demoralization
+        (FB_M + "56-high-losses-at-low-morale", "D-high-losses", None, (2, "17-1/takes-no-part"), True),
+        # 8-1-2 with 18-4: a Mori sub-force's own taisho, or any of the three
+        ("../fb-scenarios/mori/04-another-sub-forces-taisho-lost", "D-subforce-taisho", None, (1, "11-1-5/no-retreat"), True),
     ],
 )  # fmt: skip
 def test_a_decision_and_the_other_reading(
@@ -451,7 +455,9 @@ def test_a_decision_and_the_other_reading(
     """Each reading issue 27 asked to register, judged under the decision and with it switched
     off: the verdict each reading gives, and the decision named where it decides."""
     path = READINGS / f"{record}.yaml"
-    data = ["--data", str(path.parent.parent / "data")] if path.parent.name == "with-data" else []
+    # a reading's components beside its folder (with-data/), or a scenario's in its own
+    folder = path.parent.parent if path.parent.name == "with-data" else path.parent
+    data = ["--data", str(folder / "data")] if (folder / "data").is_dir() else []
     for overlay, verdict in (([], on), (["--no-overlay", decision], off)):
         code = main(["check", str(path), "--format", "json", *data, *overlay])
         out = verdict_of(capsys.readouterr().out)
