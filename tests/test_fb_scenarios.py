@@ -136,9 +136,11 @@ def test_random_games_on_the_scenarios_replay_as_legal(
     folder: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = ["--data", str(FOLDER / folder / "data")]
-    # seed 1 ends in a win on every scenario (seed 0 draws on grid and mori since the
-    # decks, bags and dice are shuffled from the seed)
-    assert main(["play", "--game", "fierce-battle", "--seed", "1", *data]) == 0
+    # seed 1 ends in a win on every scenario but mori, seed 2 there (seed 0 draws on grid and
+    # mori since the decks, bags and dice are shuffled from the seed; mori's seed 1 draws since
+    # the fb-m reading's fixes, 11-1-5 and 12-2 refusing more, changed which proposals pass)
+    seed = "2" if folder == "mori" else "1"
+    assert main(["play", "--game", "fierce-battle", "--seed", seed, *data]) == 0
     path = tmp_path / "game.yaml"
     path.write_text(capsys.readouterr().out)
     code, out = _check(path, capsys, *data)

@@ -401,20 +401,47 @@ def test_a_combined_attack_shifts_alike_in_either_order(
     assert shifts[0] == shifts[1] == (("-1", "b1") if not overlay else ("0", "d1"))
 
 
-FB_I = ROOT / "tests" / "readings" / "fb-i"
+READINGS = ROOT / "tests" / "readings"
+FB_M = "fb-m/with-data/"
 
 
 @pytest.mark.parametrize(
     ("record", "decision", "on", "off", "relied"),
     [
         # 9-1-2: once in the two fire phases of a turn, or once in each
-        ("08-teppo-fires-in-attack-and-defence", "D-fire-once-a-turn", (4, "9-1-2/fires-once"), None, True),
+        ("fb-i/08-teppo-fires-in-attack-and-defence", "D-fire-once-a-turn", (4, "9-1-2/fires-once"), None, True),
         # a fire on the next turn: the decision decides nothing
-        ("09-teppo-fires-in-defence-then-next-turns-attack", "D-fire-once-a-turn", None, None, False),
+        ("fb-i/09-teppo-fires-in-defence-then-next-turns-attack", "D-fire-once-a-turn", None, None, False),
         # 14-1 with 17-1-1: a neutral Shimazu zone stops no move, or stops it as an enemy's
-        ("14-move-through-the-neutral-shimazu-zone", "D-shimazu-move", None, (1, "7-3-1/stop"), True),
+        ("fb-i/14-move-through-the-neutral-shimazu-zone", "D-shimazu-move", None, (1, "7-3-1/stop"), True),
         # 11-1-2 with 11-2: a retreat passes no friend, or passes it as a move does
-        ("15-retreat-through-a-friend", "D-retreat-past-friends", (1, "11-1-2/open-way"), None, True),
+        ("fb-i/15-retreat-through-a-friend", "D-retreat-past-friends", (1, "11-1-2/open-way"), None, True),
+        # 12-1, 12-2 with 18-2: the track's taisho points drive army morale, or every unit's
+        (FB_M + "37-unit-losses-do-not-demoralize", "D-score-basis", None, (1, "12-2/shift-heeded"), True),
+        # 12-1 (2): low morale shifts the attacker's melee, or the defender's too
+        (FB_M + "55-low-morale-defender-unshifted", "D-low-morale-melee", None, (1, "11/none-due"), True),
+        # a fire at a unit of a side at low morale: the melee decision decides nothing
+        (FB_M + "44-low-morale-in-defensive-fire-too", "D-low-morale-melee", (1, "12-1/shift-heeded"), (1, "12-1/shift-heeded"), False),
+        # 14-2-1: the breakout after demoralization or on turn 9, whichever first, or both
+        (FB_M + "19-breakout-the-turn-after", "D-breakout-first", None, (1, "17-1/takes-no-part"), True),
+        # 14-2-1: only a neutral Shimazu breaks out, or one joined to the East too
+        (FB_M + "53-west-moves-shimazu-joined-to-the-east", "D-breakout-neutral", (1, "2-2-1/own-unit"), None, True),
+        # 14-2-2 (4): only Western units in all the Shimazu zones, or in the one unit's
+        (FB_M + "54-east-fires-with-shimazu-an-eastern-unit-in-another-zone", "D-breakout-zones", (1, "14-2-2/east-use"), None, True),
+        # 14-2-2 (4): the East melees with Shimazu in its defensive fire too, or only in attack
+        (FB_M + "24-east-melees-with-shimazu-in-its-defensive-fire", "D-breakout-melee", None, (1, "10/in-attack"), True),
+        # 14-1 (2): the attacker's units are struck, or every non-Shimazu unit
+        (FB_M + "52-east-unit-in-the-zone-in-its-own-defensive-fire", "D-shimazu-targets", None, (2, "14-1/all-struck"), True),
+        # 14-1 (2) with 9: only a teppo or taiho strikes by fire, or any Shimazu unit
+        (FB_M + "42-shimazu-ashigaru-strikes-by-fire", "D-shimazu-fire", (1, "14-1/fire-kind"), None, True),
+        # 11-1-5: a retreat given a unit out of command is refused, or set aside
+        (FB_M + "30-hideyori-commands-the-nanategumi", "D-out-of-command-given", (1, "11-1-5/no-retreat"), None, True),
+        # no retreat given: the decision decides nothing
+        (FB_M + "49-hideyori-commands-the-nanategumi-no-retreat-given", "D-out-of-command-given", None, None, False),
+        # 17-1-3: high losses are low morale, or demoralization
+        (FB_M + "56-high-losses-at-low-morale", "D-high-losses", None, (2, "17-1/takes-no-part"), True),
+        # 8-1-2 with 18-4: a Mori sub-force's own taisho, or any of the three
+        ("../fb-scenarios/mori/04-another-sub-forces-taisho-lost", "D-subforce-taisho", None, (1, "11-1-5/no-retreat"), True),
     ],
 )  # fmt: skip
 def test_a_decision_and_the_other_reading(
@@ -427,8 +454,12 @@ def test_a_decision_and_the_other_reading(
 ) -> None:
     """Each reading issue 27 asked to register, judged under the decision and with it switched
     off: the verdict each reading gives, and the decision named where it decides."""
+    path = READINGS / f"{record}.yaml"
+    # a reading's components beside its folder (with-data/), or a scenario's in its own
+    folder = path.parent.parent if path.parent.name == "with-data" else path.parent
+    data = ["--data", str(folder / "data")] if (folder / "data").is_dir() else []
     for overlay, verdict in (([], on), (["--no-overlay", decision], off)):
-        code = main(["check", str(FB_I / f"{record}.yaml"), "--format", "json", *overlay])
+        code = main(["check", str(path), "--format", "json", *data, *overlay])
         out = verdict_of(capsys.readouterr().out)
         if verdict is None:
             assert code == 0, out.get("violations")
@@ -475,3 +506,29 @@ def test_generated_pages_are_current(
         f"docs/{page} is stale: run `referee {command} --game fierce-battle --format markdown"
         f" > docs/{page}`"
     )
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        # 12-1: which column calls for the check, in words
+        ("44-low-morale-in-defensive-fire-too", "the result there calls for none, the column unshifted calls for a morale check;"),
+        # 12-2: the same, for demoralization's shift
+        ("06-demoralized-target-check-left-out", "the result there calls for a morale check, the column unshifted calls for none;"),
+        # 14-1: the kind named without an article
+        ("42-shimazu-ashigaru-strikes-by-fire", "shimazu_ashigaru_1 (ashigaru) strikes by melee"),
+        # 9-1-2: for whom and in which phase the unit fired
+        ("47-shimazu-teppo-fires-for-both-sides-in-a-turn", "has already fired this turn, for the east in its attack phase"),
+        # 14-1: a second strike, after the strikes are over
+        ("13-shimazu-strikes-a-unit-twice", "it strikes each unit in its zones once, at the start of a defensive fire phase"),
+    ],
+)  # fmt: skip
+def test_a_refusal_says_what_happened(
+    record: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = READINGS / f"{FB_M}{record}.yaml"
+    code = main(
+        ["check", str(path), "--format", "json", "--data", str(path.parent.parent / "data")]
+    )
+    out = verdict_of(capsys.readouterr().out)
+    assert code == 1 and message in out["violations"][0]["message"], out["violations"][0]
