@@ -504,3 +504,17 @@ def display_name(path: str | Path) -> str:
         return str(Path(path).relative_to(Path.cwd()))
     except ValueError:
         return str(path)
+
+
+def multiplicity(spec: Spec, sym: Symbols, type_name: str) -> dict[str, int | None]:
+    """How many of each value of a type the components hold: an item's `count` when the
+    data give one (a whole number), else None (the data do not say)."""
+    d = sym.types.get(type_name)
+    out: dict[str, int | None] = {}
+    if isinstance(d, ast.RecordDecl) and d.from_data:
+        for item in spec.components.collections.get(d.from_data, []):
+            key = item.get("id", item.get("name")) if isinstance(item, dict) else None
+            if isinstance(key, str):
+                n = item.get("count")
+                out[key] = n if isinstance(n, int) and not isinstance(n, bool) else None
+    return out

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from referee.compile.spec import Spec
-from referee.hidden.holes import Hole, multiplicity, owner_rule, viewer_key
+from referee.compile.spec import Spec, multiplicity
+from referee.hidden.holes import Hole, owner_rule, viewer_key
 from referee.parse import ast
 from referee.records.record import Record
 from referee.records.views import MARK

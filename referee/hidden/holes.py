@@ -192,20 +192,6 @@ def owner_rule(sym: Symbols, type_name: str, key_type: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def multiplicity(spec: Spec, sym: Symbols, type_name: str) -> dict[str, int | None]:
-    """How many of each value of a type the components hold: an item's `count` when the
-    data give one (a whole number), else None (the data do not say)."""
-    d = sym.types.get(type_name)
-    out: dict[str, int | None] = {}
-    if isinstance(d, ast.RecordDecl) and d.from_data:
-        for item in spec.components.collections.get(d.from_data, []):
-            key = item.get("id", item.get("name")) if isinstance(item, dict) else None
-            if isinstance(key, str):
-                n = item.get("count")
-                out[key] = n if isinstance(n, int) and not isinstance(n, bool) else None
-    return out
-
-
 def viewer_key(sym: Symbols, state: str) -> int | None:
     """Which key of a state's cells names the side that sees it (`units_at(l, s) seen by
     s`: the second), the owner of what the cell holds; None if no key does."""

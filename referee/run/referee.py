@@ -12,9 +12,8 @@ from referee.compile.builtins import args_key
 from referee.compile.execute import StandingLoop
 from referee.compile.interp import RULES_FAILURES, CheckFailed, failure
 from referee.compile.shown import brief, listed, show
-from referee.compile.spec import Spec
+from referee.compile.spec import Spec, multiplicity
 from referee.errors import Problem, RefereeError, Span
-from referee.hidden.holes import multiplicity
 from referee.parse import ast
 from referee.records.expect import (
     ILLEGAL,
